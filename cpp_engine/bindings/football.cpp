@@ -1,0 +1,197 @@
+// Bindings of the football engine: the scenario/env configs, the batch, and the
+// observation field tables. The binding checks every buffer once and every action
+// array per step, then releases the GIL for the step itself.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <memory>
+
+#include "bindings/buffers.h"
+#include "football/batch.h"
+#include "football/obs.h"
+#include "football/render.h"
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+
+namespace trackfield::bindings {
+
+namespace fb = trackfield::football;
+
+namespace {
+
+// Owns the numpy buffers so they outlive the engine's raw pointers to them.
+struct PyBatch {
+  py::array obs, final_obs, actions, rewards, reward_components, terminated, truncated, episode_stats, status;
+  std::unique_ptr<fb::Batch> batch;
+};
+
+void check_finite(float v, const char* name) {
+  if (!std::isfinite(v)) throw py::value_error(std::string(name) + " must be finite");
+}
+
+void add_player(fb::ScenarioConfig& sc, int team, float x, float y, int role, bool lazy, bool controllable) {
+  if (team < 0 || team > 1) throw py::value_error("team must be 0 (left) or 1 (right)");
+  if (sc.num_players[team] >= fb::kMaxTeamPlayers)
+    throw py::value_error("a team can have at most 11 players");
+  if (role < 0 || role >= fb::kNumRoles) throw py::value_error("unknown role " + std::to_string(role));
+  check_finite(x, "x");
+  check_finite(y, "y");
+  fb::PlayerSetup& p = sc.players[team][sc.num_players[team]++];
+  p.x = x;
+  p.y = y;
+  p.role = role;
+  p.lazy = lazy;
+  p.controllable = controllable;
+}
+
+py::list player_list(const fb::ScenarioConfig& sc, int team) {
+  if (team < 0 || team > 1) throw py::value_error("team must be 0 (left) or 1 (right)");
+  py::list out;
+  for (int s = 0; s < sc.num_players[team]; ++s) {
+    const fb::PlayerSetup& p = sc.players[team][s];
+    out.append(py::make_tuple(p.x, p.y, p.role, p.lazy, p.controllable));
+  }
+  return out;
+}
+
+std::unique_ptr<PyBatch> make_batch(const fb::EnvConfig& cfg, int num_envs, int num_threads, bool autoreset,
+                                    py::array obs, py::array final_obs, py::array actions, py::array rewards,
+                                    py::array reward_components, py::array terminated, py::array truncated,
+                                    py::array episode_stats, py::array status) {
+  if (num_envs < 1) throw py::value_error("num_envs must be at least 1");
+  if (num_threads < 1) throw py::value_error("num_threads must be at least 1");
+  auto pb = std::make_unique<PyBatch>();
+  pb->obs = obs, pb->final_obs = final_obs, pb->actions = actions, pb->rewards = rewards;
+  pb->reward_components = reward_components, pb->terminated = terminated, pb->truncated = truncated;
+  pb->episode_stats = episode_stats, pb->status = status;
+  // Validate sizes against a throwaway batch's layout before binding the real buffers.
+  fb::BatchBuffers none;
+  fb::Batch probe(cfg, 1, 1, false, none);
+  const size_t n = num_envs, a = fb::num_agents(cfg), per_agent = probe.obs_size();
+  fb::BatchBuffers b;
+  if (cfg.representation == fb::kSmm) {
+    b.obs = checked_buffer<uint8_t>(pb->obs, "obs", n * a * per_agent);
+    b.final_obs = checked_buffer<uint8_t>(pb->final_obs, "final_obs", n * a * per_agent);
+  } else {
+    b.obs = checked_buffer<float>(pb->obs, "obs", n * a * per_agent);
+    b.final_obs = checked_buffer<float>(pb->final_obs, "final_obs", n * a * per_agent);
+  }
+  b.actions = checked_buffer<int32_t>(pb->actions, "actions", n * a);
+  b.rewards = checked_buffer<float>(pb->rewards, "rewards", n * a);
+  b.reward_components = checked_buffer<float>(pb->reward_components, "reward_components", n * a * fb::kNumRewardComponents);
+  b.terminated = checked_buffer<bool>(pb->terminated, "terminated", n);
+  b.truncated = checked_buffer<bool>(pb->truncated, "truncated", n);
+  b.episode_stats = checked_buffer<float>(pb->episode_stats, "episode_stats", n * fb::kNumEpisodeStats);
+  b.status = checked_buffer<int32_t>(pb->status, "status", n * fb::kNumStatus);
+  pb->batch = std::make_unique<fb::Batch>(cfg, num_envs, num_threads, autoreset, b);
+  return pb;
+}
+
+fb::Batch& batch_of(PyBatch& pb) { return *pb.batch; }
+
+}  // namespace
+
+void bind_football(py::module_& m) {
+  m.attr("MAX_TEAM_PLAYERS") = fb::kMaxTeamPlayers;
+  m.attr("NUM_ACTIONS") = fb::kNumActions;
+  m.attr("NUM_REWARD_COMPONENTS") = fb::kNumRewardComponents;
+  m.attr("NUM_EPISODE_STATS") = static_cast<int>(fb::kNumEpisodeStats);
+  m.attr("NUM_STATUS") = static_cast<int>(fb::kNumStatus);
+  m.attr("SMM_SHAPE") = py::make_tuple(fb::kSmmHeight, fb::kSmmWidth, fb::kSmmChannels);
+  m.attr("SIMPLE115_SIZE") = fb::kSimple115Size;
+  m.attr("REPRESENTATIONS") = py::dict("raw"_a = static_cast<int>(fb::kRaw),
+                                       "simple115v2"_a = static_cast<int>(fb::kSimple115),
+                                       "smm"_a = static_cast<int>(fb::kSmm));
+
+  py::class_<fb::ScenarioConfig>(m, "ScenarioConfig", "What a GRF scenario file's builder records.")
+      .def(py::init<>())
+      .def_readwrite("game_duration", &fb::ScenarioConfig::game_duration)
+      .def_readwrite("deterministic", &fb::ScenarioConfig::deterministic)
+      .def_readwrite("offsides", &fb::ScenarioConfig::offsides)
+      .def_readwrite("end_episode_on_score", &fb::ScenarioConfig::end_episode_on_score)
+      .def_readwrite("end_episode_on_out_of_play", &fb::ScenarioConfig::end_episode_on_out_of_play)
+      .def_readwrite("end_episode_on_possession_change", &fb::ScenarioConfig::end_episode_on_possession_change)
+      .def_readwrite("left_team_difficulty", &fb::ScenarioConfig::left_team_difficulty)
+      .def_readwrite("right_team_difficulty", &fb::ScenarioConfig::right_team_difficulty)
+      .def_readwrite("second_half", &fb::ScenarioConfig::second_half)
+      .def_readwrite("control_all_players", &fb::ScenarioConfig::control_all_players)
+      .def_readwrite("ball_x", &fb::ScenarioConfig::ball_x)
+      .def_readwrite("ball_y", &fb::ScenarioConfig::ball_y)
+      .def("add_player", &add_player, py::arg("team"), py::arg("x"), py::arg("y"), py::arg("role"),
+           py::arg("lazy") = false, py::arg("controllable") = true)
+      .def("num_players", [](const fb::ScenarioConfig& sc, int team) {
+        if (team < 0 || team > 1) throw py::value_error("team must be 0 (left) or 1 (right)");
+        return sc.num_players[team];
+      })
+      .def("players", &player_list, py::arg("team"), "[(x, y, role, lazy, controllable), ...]");
+
+  py::class_<fb::EnvConfig>(m, "EnvConfig")
+      .def(py::init<>())
+      .def_readwrite("left_agents", &fb::EnvConfig::left_agents)
+      .def_readwrite("right_agents", &fb::EnvConfig::right_agents)
+      .def_readwrite("representation", &fb::EnvConfig::representation)
+      .def_readwrite("stack", &fb::EnvConfig::stack)
+      .def_readwrite("scoring_weight", &fb::EnvConfig::scoring_weight)
+      .def_readwrite("checkpoint_weight", &fb::EnvConfig::checkpoint_weight)
+      .def("set_scenario", [](fb::EnvConfig& c, int parity, const fb::ScenarioConfig& sc) {
+        if (parity < 0 || parity > 1) throw py::value_error("parity must be 0 or 1");
+        c.scenario[parity] = sc;
+      });
+
+  m.def("raw_fields", [](int n_own, int n_opp) {
+    if (n_own < 1 || n_own > fb::kMaxTeamPlayers || n_opp < 1 || n_opp > fb::kMaxTeamPlayers)
+      throw py::value_error("team sizes must be in [1, 11]");
+    py::list out;
+    for (const FieldSpec& f : fb::raw_fields(n_own, n_opp))
+      out.append(py::make_tuple(f.name, py::tuple(py::cast(f.shape)), f.dtype, f.low, f.high, f.description));
+    return out;
+  }, "GRF's raw observation fields as (name, shape, dtype, low, high, description), in row order.");
+
+  py::class_<PyBatch>(m, "Batch", "A batch of football worlds stepped in C++ over a thread pool.")
+      .def(py::init(&make_batch), py::arg("config"), py::arg("num_envs"), py::arg("num_threads"),
+           py::arg("autoreset"), py::arg("obs"), py::arg("final_obs"), py::arg("actions"), py::arg("rewards"),
+           py::arg("reward_components"), py::arg("terminated"), py::arg("truncated"), py::arg("episode_stats"),
+           py::arg("status"))
+      .def_property_readonly("num_envs", [](PyBatch& pb) { return pb.batch->num_envs(); })
+      .def_property_readonly("num_agents", [](PyBatch& pb) { return pb.batch->num_agents(); })
+      .def_property_readonly("num_threads", [](PyBatch& pb) { return pb.batch->num_threads(); })
+      .def_property_readonly("obs_size", [](PyBatch& pb) { return pb.batch->obs_size(); })
+      .def("reset_all", [](PyBatch& pb, uint64_t seed) {
+        py::gil_scoped_release release;
+        batch_of(pb).reset_all(seed);
+      }, py::arg("seed"))
+      .def("reset_one", [](PyBatch& pb, int i, py::object seed) {
+        bool seeded = !seed.is_none();
+        batch_of(pb).reset_one(i, seeded ? seed.cast<uint64_t>() : 0, seeded);
+      }, py::arg("index"), py::arg("seed") = py::none())
+      .def("step", [](PyBatch& pb) {
+        batch_of(pb).check_actions();
+        py::gil_scoped_release release;
+        batch_of(pb).step();
+      }, "Steps every world with the actions buffer; writes all outputs in place.")
+      .def("get_state", [](PyBatch& pb, int i) { return py::bytes(batch_of(pb).get_state(i)); },
+           py::arg("index") = 0)
+      .def("set_state", [](PyBatch& pb, int i, py::bytes state) {
+        batch_of(pb).set_state(i, std::string(state));
+      }, py::arg("index"), py::arg("state"))
+      .def("render", [](PyBatch& pb, int i, int width) {
+        if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
+        if (width < 96 || width > 4096) throw py::value_error("width must be in [96, 4096]");
+        int height = fb::render_height(width);
+        py::array_t<uint8_t> img({height, width, 3});
+        fb::render_rgb(pb.batch->world(i), width, height, img.mutable_data());
+        return img;
+      }, py::arg("index") = 0, py::arg("width") = 480, "An RGB top-down picture of world `index`.")
+      .def("active_players", [](PyBatch& pb, int i) {
+        if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
+        const fb::World& w = pb.batch->world(i);
+        py::list out;
+        for (int a = 0; a < w.num_agents; ++a) out.append(w.agents[a].player);
+        return out;
+      }, py::arg("index") = 0, "Global player index driven by each agent (team * 11 + slot).");
+}
+
+}  // namespace trackfield::bindings

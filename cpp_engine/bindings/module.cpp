@@ -1,0 +1,17 @@
+// The extension module trackfield._engine: one submodule per domain.
+#include <pybind11/pybind11.h>
+
+namespace py = pybind11;
+
+namespace trackfield::bindings {
+void bind_common(py::module_& m);
+void bind_football(py::module_& m);
+}  // namespace trackfield::bindings
+
+PYBIND11_MODULE(_engine, m) {
+  m.doc() = "trackfield's C++ engine";
+  auto common = m.def_submodule("common", "shared engine utilities (RNG, spatial hash)");
+  trackfield::bindings::bind_common(common);
+  auto football = m.def_submodule("football", "the football engine");
+  trackfield::bindings::bind_football(football);
+}

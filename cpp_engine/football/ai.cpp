@@ -1,0 +1,267 @@
+// The built-in AI for every player no agent drives. Difficulty d in [0, 1] sets the
+// reaction delay (steps between decisions), how often a decision is a poor one, how
+// accurate the AI's kicks are, and how hard its defenders press.
+#include <cmath>
+
+#include "football/step.h"
+
+namespace trackfield::football {
+
+namespace {
+
+struct TeamView {
+  int team;
+  float difficulty;
+  float attack_sign;  // +1 when attacking towards +x
+  Vec2 goal;          // centre of the goal this team attacks
+  Vec2 own_goal;
+};
+
+TeamView team_view(const ScenarioConfig& sc, int team) {
+  float sign = team == 0 ? 1.0f : -1.0f;
+  return {team, team_difficulty(sc, team), sign, {sign * kHalfLength, 0.0f}, {-sign * kHalfLength, 0.0f}};
+}
+
+bool roll(World& w, float chance) {
+  if (w.m.deterministic) return chance >= 0.5f;
+  return rng_uniform(w.rng) < chance;
+}
+
+void move_towards(World& w, int p, Vec2 target, bool sprint) {
+  Vec2 d = target - player_pos(w, p);
+  float dist = length(d);
+  float speed = (sprint ? kSprintSpeed : kRunSpeed) * (1.0f - kTiredSlowdown * w.p.tired[p]);
+  if (dist < 2.0f) speed *= dist / 2.0f;  // arrive instead of overshooting
+  Vec2 v = dist > 1e-4f ? d * (speed / dist) : Vec2{};
+  w.p.want_vx[p] = v.x;
+  w.p.want_vy[p] = v.y;
+  w.p.sprinting[p] = sprint && dist > 2.0f;
+}
+
+float nearest_opponent_distance(const World& w, int team, Vec2 pos, int* who = nullptr) {
+  int opp = 1 - team;
+  float best = 1e30f;
+  for (int s = 0; s < w.team_size[opp]; ++s) {
+    int q = first_of(opp) + s;
+    if (!w.p.present[q]) continue;
+    float d = distance(player_pos(w, q), pos);
+    if (d < best) {
+      best = d;
+      if (who) *who = q;
+    }
+  }
+  return best;
+}
+
+// How free a pass lane from `from` to `to` is: the smallest distance of an opponent to it.
+float lane_clearance(const World& w, int team, Vec2 from, Vec2 to) {
+  int opp = 1 - team;
+  Vec2 seg = to - from;
+  float len_sq = std::fmax(length_sq(seg), 1e-6f);
+  float best = 1e30f;
+  for (int s = 0; s < w.team_size[opp]; ++s) {
+    int q = first_of(opp) + s;
+    if (!w.p.present[q]) continue;
+    Vec2 pos = player_pos(w, q);
+    float t = clampf(dot(pos - from, seg) / len_sq, 0.0f, 1.0f);
+    best = std::fmin(best, distance(pos, from + seg * t));
+  }
+  return best;
+}
+
+// Where a chaser can meet the ball: its position after the time needed to run there.
+Vec2 intercept_point(const World& w, int p) {
+  Vec2 ball = ball_pos(w);
+  Vec2 vel{w.ball.vx, w.ball.vy};
+  float t = distance(player_pos(w, p), ball) / kSprintSpeed;
+  Vec2 at = ball + vel * std::fmin(t, 1.5f);
+  at.x = clampf(at.x, -kHalfLength, kHalfLength);
+  at.y = clampf(at.y, -kHalfWidth, kHalfWidth);
+  return at;
+}
+
+void decide_with_ball(World& w, int p, const TeamView& tv) {
+  Vec2 pos = player_pos(w, p);
+  float to_goal = distance(pos, tv.goal);
+  float error = 1.6f - tv.difficulty;
+  bool blunder = !w.m.deterministic && rng_uniform(w.rng) < 0.2f * (1.0f - tv.difficulty);
+  int marker = -1;
+  float pressure = nearest_opponent_distance(w, tv.team, pos, &marker);
+
+  if (w.p.role[p] == kRoleGK) {
+    // Keepers clear with a long pass to the most open team-mate upfield.
+    Vec2 aim{tv.attack_sign, 0.0f};
+    try_pass(w, p, kLongPass, aim, error);
+    return;
+  }
+  // Shoot when close enough with a view of goal.
+  float shoot_range = 16.0f + 8.0f * tv.difficulty;
+  if (to_goal < shoot_range && std::fabs(pos.y) < 14.0f) {
+    float chance = 0.35f + 0.5f * (1.0f - to_goal / shoot_range);
+    if (roll(w, chance) || blunder) {
+      shoot(w, p, tv.goal - pos, error);
+      return;
+    }
+  }
+  // Pass when pressed and a team-mate is better placed.
+  if (pressure < 4.0f || blunder) {
+    int best = -1;
+    float best_score = -1e30f;
+    float own_progress = tv.attack_sign * pos.x;
+    for (int s = 0; s < w.team_size[tv.team]; ++s) {
+      int q = first_of(tv.team) + s;
+      if (q == p || !w.p.present[q] || w.p.role[q] == kRoleGK) continue;
+      Vec2 qpos = player_pos(w, q);
+      float dist = distance(qpos, pos);
+      if (dist < 4.0f || dist > 40.0f) continue;
+      float open = std::fmin(nearest_opponent_distance(w, tv.team, qpos), 10.0f);
+      float lane = std::fmin(lane_clearance(w, tv.team, pos, qpos), 6.0f);
+      float score = 0.08f * (tv.attack_sign * qpos.x - own_progress) + 0.3f * open + 0.5f * lane -
+                    0.03f * dist;
+      if (!w.m.deterministic) score += rng_normal(w.rng) * 2.0f * (1.0f - tv.difficulty);
+      if (score > best_score) best_score = score, best = q;
+    }
+    if (best >= 0 && (best_score > 2.0f || blunder)) {
+      Vec2 aim = player_pos(w, best) - pos;
+      int kind = length(aim) > 25.0f ? kLongPass : kShortPass;
+      try_pass(w, p, kind, aim, error);
+      return;
+    }
+  }
+  // Dribble towards goal, bending away from the nearest defender ahead.
+  Vec2 dir = normalized(tv.goal - pos);
+  if (marker >= 0 && pressure < 6.0f) {
+    Vec2 away = pos - player_pos(w, marker);
+    if (dot(away, dir) < 0.0f) {
+      Vec2 side{-dir.y, dir.x};
+      if (dot(side, away) < 0.0f) side = side * -1.0f;
+      dir = normalized(dir + side * 0.8f);
+    }
+  }
+  move_towards(w, p, pos + dir * 10.0f, pressure > 5.0f);
+}
+
+void decide_keeper(World& w, int p, const TeamView& tv) {
+  Vec2 ball = ball_pos(w);
+  Vec2 goal = tv.own_goal;
+  const Ball& b = w.ball;
+  float toward_goal = b.vx * -tv.attack_sign;
+  // A shot on the way: get across to where it crosses the line.
+  if (b.owner < 0 && toward_goal > 4.0f) {
+    float t = std::fabs(goal.x - b.x) / toward_goal;
+    float cross_y = b.y + b.vy * t;
+    if (t < 2.5f && std::fabs(cross_y) < kGoalHalfWidth + 2.0f) {
+      Vec2 target{goal.x + tv.attack_sign * 0.8f, clampf(cross_y, -kGoalHalfWidth, kGoalHalfWidth)};
+      float reaction = 0.55f + 0.45f * tv.difficulty;
+      Vec2 d = target - player_pos(w, p);
+      float dist = length(d);
+      Vec2 v = dist > 1e-3f ? d * (kSprintSpeed * 1.15f * reaction / dist) : Vec2{};
+      w.p.want_vx[p] = v.x;
+      w.p.want_vy[p] = v.y;
+      return;
+    }
+  }
+  // A loose ball in the box: come and claim it.
+  bool in_box = std::fabs(ball.x - goal.x) < kPenaltyBoxDepth && std::fabs(ball.y) < kPenaltyBoxHalfWidth;
+  if (b.owner < 0 && in_box && length(Vec2{b.vx, b.vy}) < 9.0f) {
+    move_towards(w, p, ball, true);
+    return;
+  }
+  // Otherwise stand on the line from goal centre to the ball, a few metres out.
+  Vec2 to_ball = ball - goal;
+  float out = clampf(length(to_ball) * 0.12f, 1.0f, 6.0f);
+  Vec2 spot = goal + normalized(to_ball, {tv.attack_sign, 0.0f}) * out;
+  move_towards(w, p, spot, distance(spot, player_pos(w, p)) > 4.0f);
+}
+
+}  // namespace
+
+void run_ai(World& w, const ScenarioConfig& sc) {
+  const int owner_team = ball_owner_team(w);
+  const bool stopped = w.m.game_mode != kModeNormal;
+  for (int team = 0; team < 2; ++team) {
+    TeamView tv = team_view(sc, team);
+    // Chasers: the team's AI players nearest the ball go for it when it is not theirs.
+    int chaser = -1, second = -1;
+    float chaser_d = 1e30f, second_d = 1e30f;
+    if (owner_team != team && !stopped) {
+      for (int s = 0; s < w.team_size[team]; ++s) {
+        int p = first_of(team) + s;
+        if (!w.p.present[p] || w.p.lazy[p] || w.p.role[p] == kRoleGK) continue;
+        float d = distance(player_pos(w, p), ball_pos(w));
+        if (d < chaser_d) second = chaser, second_d = chaser_d, chaser = p, chaser_d = d;
+        else if (d < second_d) second = p, second_d = d;
+      }
+      if (tv.difficulty < 0.5f || second_d > 12.0f) second = -1;
+    }
+    int reaction = static_cast<int>(std::lround(2.0f * (1.0f - tv.difficulty)));
+    for (int s = 0; s < w.team_size[team]; ++s) {
+      int p = first_of(team) + s;
+      if (!w.p.present[p]) continue;
+      // Agents drive their players, except an idle agent's set-piece taker, which the
+      // AI helps out after kSetPieceMaxWaitSteps so play always resumes.
+      bool stalled_taker = stopped && p == w.m.taker && w.m.mode_steps >= kSetPieceMaxWaitSteps;
+      if (w.p.controlled_by[p] >= 0 && !stalled_taker) continue;
+      if (w.p.lazy[p]) {
+        w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
+        continue;
+      }
+      if (w.p.slide_steps[p] > 0) continue;
+      if (stopped && p == w.m.taker) {
+        w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
+        if (w.m.mode_steps >= kSetPieceDelaySteps) {
+          Vec2 aim = w.m.game_mode == kModeGoalKick ? Vec2{tv.attack_sign, 0.0f}
+                                                    : Vec2{w.p.face_x[p], w.p.face_y[p]};
+          if (w.m.game_mode == kModePenalty) shoot(w, p, tv.goal - player_pos(w, p), 1.6f - tv.difficulty);
+          else try_pass(w, p, w.m.game_mode == kModeGoalKick ? kLongPass : kShortPass, aim,
+                        1.6f - tv.difficulty);
+        }
+        continue;
+      }
+      if (w.p.ai_wait[p] > 0) {
+        --w.p.ai_wait[p];
+        continue;
+      }
+      w.p.ai_wait[p] = static_cast<int8_t>(reaction);
+      Vec2 pos = player_pos(w, p);
+      Vec2 ball = ball_pos(w);
+      if (w.ball.owner == p) {
+        decide_with_ball(w, p, tv);
+      } else if (w.p.role[p] == kRoleGK) {
+        decide_keeper(w, p, tv);
+      } else if (p == chaser || p == second) {
+        Vec2 target = intercept_point(w, p);
+        if (p == second) target = target + (tv.own_goal - target) * (3.0f / std::fmax(distance(tv.own_goal, target), 3.0f));
+        move_towards(w, p, target, true);
+        // Occasionally go to ground when the carrier is just out of reach.
+        float d = distance(pos, ball);
+        if (p == chaser && owner_team == 1 - team && d > 1.4f && d < 2.6f &&
+            !w.m.deterministic && rng_uniform(w.rng) < 0.04f * tv.difficulty) {
+          Vec2 dir = normalized(ball - pos);
+          w.p.face_x[p] = dir.x;
+          w.p.face_y[p] = dir.y;
+          w.p.slide_steps[p] = kSlideSteps;
+        }
+      } else {
+        // Shape: the formation spot, pushed up in possession and shifted towards the ball.
+        Vec2 home{w.p.home_x[p], w.p.home_y[p]};
+        float push = owner_team == team ? 12.0f : (owner_team < 0 ? 4.0f : -2.0f);
+        Vec2 target{home.x + tv.attack_sign * push + 0.35f * ball.x, home.y + 0.3f * (ball.y - home.y)};
+        if (owner_team == 1 - team) {
+          // Mark the nearest opponent to the spot, goal side.
+          int mark = -1;
+          float md = nearest_opponent_distance(w, team, target, &mark);
+          if (mark >= 0 && md < 10.0f) {
+            Vec2 opp = player_pos(w, mark);
+            target = opp + normalized(tv.own_goal - opp) * 2.0f;
+          }
+        }
+        target.x = clampf(target.x, -kHalfLength + 1.0f, kHalfLength - 1.0f);
+        target.y = clampf(target.y, -kHalfWidth + 1.0f, kHalfWidth - 1.0f);
+        move_towards(w, p, target, distance(target, pos) > 15.0f);
+      }
+    }
+  }
+}
+
+}  // namespace trackfield::football

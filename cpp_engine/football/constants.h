@@ -1,0 +1,93 @@
+// Football dimensions, timings and the public GRF conventions.
+// The engine works in metres and seconds on a 105 x 68 m pitch centred at the origin,
+// left team defending x = -52.5. Observations use GRF's normalised pitch: x in [-1, 1],
+// y in [-0.42, 0.42]; kXToObs / kYToObs convert (GRF's y axis points "down" the screen,
+// so the action "top" moves towards negative y).
+#ifndef TRACKFIELD_FOOTBALL_CONSTANTS_H
+#define TRACKFIELD_FOOTBALL_CONSTANTS_H
+
+namespace trackfield::football {
+
+constexpr int kMaxTeamPlayers = 11;
+constexpr int kMaxPlayers = 2 * kMaxTeamPlayers;
+constexpr int kMaxAgents = kMaxPlayers;
+constexpr int kNumActions = 19;
+constexpr int kNumStickyActions = 10;
+constexpr int kNumGameModes = 7;
+constexpr int kNumRewardComponents = 2;  // scoring, checkpoints
+constexpr int kNumCheckpoints = 10;
+
+constexpr float kHalfLength = 52.5f;
+constexpr float kHalfWidth = 34.0f;
+constexpr float kXToObs = 1.0f / kHalfLength;
+constexpr float kYToObs = 0.42f / kHalfWidth;
+constexpr float kGoalHalfWidth = 0.044f / kYToObs;  // the goal mouth is |y| < 0.044 in GRF units
+constexpr float kGoalHeight = 2.44f;
+constexpr float kPenaltyBoxDepth = 16.5f;
+constexpr float kPenaltyBoxHalfWidth = 20.16f;
+constexpr float kSetPieceDistance = 9.15f;
+
+constexpr int kStepsPerSecond = 10;
+constexpr int kSubsteps = 5;
+constexpr float kStepSeconds = 1.0f / kStepsPerSecond;
+constexpr float kDt = kStepSeconds / kSubsteps;
+
+// Player movement (m/s, m/s^2).
+constexpr float kRunSpeed = 6.2f;
+constexpr float kSprintSpeed = 8.4f;
+constexpr float kDribbleSpeed = 4.8f;
+constexpr float kPlayerAccel = 14.0f;
+constexpr float kSlideSpeed = 7.5f;
+constexpr int kSlideSteps = 6;
+constexpr float kSprintTiring = 0.012f;  // tired factor gained per sprinting step
+constexpr float kRestRecovery = 0.004f;  // lost per non-sprinting step
+constexpr float kTiredSlowdown = 0.35f;  // speed loss at tired factor 1
+
+// Ball.
+constexpr float kGravity = 9.81f;
+constexpr float kBallRollDecel = 2.2f;    // rolling resistance, m/s^2
+constexpr float kBallRollDrag = 0.12f;    // velocity-proportional loss on the ground, 1/s
+constexpr float kBallAirDrag = 0.015f;    // velocity-proportional loss in flight, 1/s
+constexpr float kBallBounce = 0.55f;      // vertical restitution
+constexpr float kBallBounceFriction = 0.85f;
+constexpr float kDribbleOffset = 0.6f;    // ball ahead of the carrier's feet, m
+constexpr float kControlRadius = 0.9f;    // a field player reaches the ball within this
+constexpr float kKeeperReach = 1.6f;
+constexpr float kFieldReachHeight = 1.9f;
+constexpr float kKeeperReachHeight = 2.6f;
+constexpr float kTackleRadius = 1.3f;
+constexpr float kSlideReach = 1.6f;
+constexpr int kKickCooldownSubsteps = 12;  // a kicker cannot re-take the ball at once
+
+// Set pieces: steps between the whistle and the restart being playable.
+constexpr int kSetPieceDelaySteps = 10;
+constexpr int kSetPieceMaxWaitSteps = 40;  // an idle controlled taker is then helped by the AI
+
+enum GameMode : int {
+  kModeNormal = 0,
+  kModeKickOff = 1,
+  kModeGoalKick = 2,
+  kModeFreeKick = 3,
+  kModeCorner = 4,
+  kModeThrowIn = 5,
+  kModePenalty = 6,
+};
+
+enum Role : int {
+  kRoleGK = 0, kRoleCB, kRoleLB, kRoleRB, kRoleDM, kRoleCM, kRoleLM, kRoleRM, kRoleAM, kRoleCF,
+  kNumRoles
+};
+
+enum Action : int {
+  kIdle = 0, kLeft, kTopLeft, kTop, kTopRight, kRight, kBottomRight, kBottom, kBottomLeft,
+  kLongPass, kHighPass, kShortPass, kShot, kSprint, kReleaseDirection, kReleaseSprint,
+  kSliding, kDribble, kReleaseDribble
+};
+
+// Unit direction of movement actions 1..8 (index 0 unused), GRF's screen convention.
+constexpr float kDirX[9] = {0, -1, -0.70710678f, 0, 0.70710678f, 1, 0.70710678f, 0, -0.70710678f};
+constexpr float kDirY[9] = {0, 0, -0.70710678f, -1, -0.70710678f, 0, 0.70710678f, 1, 0.70710678f};
+
+}  // namespace trackfield::football
+
+#endif

@@ -1,0 +1,165 @@
+// Passes and shots: who receives, how hard and how high the ball is struck, and the
+// error that distance, pressure, fatigue and (for the AI) difficulty add.
+#include <cmath>
+
+#include "football/step.h"
+
+namespace trackfield::football {
+
+namespace {
+
+constexpr float kShotSpeed = 27.0f;
+constexpr float kMaxGroundPassSpeed = 26.0f;
+
+// Distance from the player to the nearest opponent: how pressed the kick is.
+float pressure_distance(const World& w, int player) {
+  int opp = 1 - team_of(player);
+  float best = 1e30f;
+  for (int s = 0; s < w.team_size[opp]; ++s) {
+    int q = first_of(opp) + s;
+    if (w.p.present[q]) best = std::fmin(best, distance(player_pos(w, q), player_pos(w, player)));
+  }
+  return best;
+}
+
+// Angular error (radians) of a kick; callers skip it in deterministic mode.
+float kick_error(World& w, int player, float base, float error_scale) {
+  float pressure = pressure_distance(w, player);
+  float sigma = base * error_scale;
+  if (pressure < 3.0f) sigma += 0.05f * (3.0f - pressure) / 3.0f;
+  sigma += 0.04f * w.p.tired[player];
+  return sigma * rng_normal(w.rng);
+}
+
+Vec2 ball_kick_origin(const World& w) { return ball_pos(w); }
+
+// How far ahead of the receiver to aim: where they will be when the ball arrives.
+Vec2 lead_target(const World& w, int receiver, Vec2 from, float ball_speed) {
+  Vec2 pos = player_pos(w, receiver);
+  float t = distance(pos, from) / std::fmax(ball_speed * 0.75f, 1.0f);
+  Vec2 lead = pos + player_vel(w, receiver) * std::fmin(t, 1.5f);
+  lead.x = clampf(lead.x, -kHalfLength + 0.5f, kHalfLength - 0.5f);
+  lead.y = clampf(lead.y, -kHalfWidth + 0.5f, kHalfWidth - 0.5f);
+  return lead;
+}
+
+}  // namespace
+
+int choose_pass_receiver(const World& w, int player, Vec2 aim, int kind) {
+  int team = team_of(player);
+  Vec2 from = player_pos(w, player);
+  aim = normalized(aim);
+  float ideal = kind == kShortPass ? 14.0f : 32.0f;
+  int best = -1;
+  float best_score = -1e30f;
+  for (int s = 0; s < w.team_size[team]; ++s) {
+    int q = first_of(team) + s;
+    if (q == player || !w.p.present[q]) continue;
+    Vec2 d = player_pos(w, q) - from;
+    float dist = length(d);
+    if (dist < 2.0f) continue;
+    float cos_angle = dot(d, aim) / dist;
+    if (cos_angle < 0.35f) continue;  // only receivers roughly in the kicking direction
+    float score = 3.0f * cos_angle - std::fabs(dist - ideal) / ideal;
+    if (score > best_score) best_score = score, best = q;
+  }
+  return best;
+}
+
+bool try_pass(World& w, int player, int kind, Vec2 aim, float error_scale) {
+  if (w.ball.owner != player) return false;
+  const bool deterministic = w.m.deterministic;
+  Vec2 from = ball_kick_origin(w);
+  int receiver = choose_pass_receiver(w, player, aim, kind);
+  Vec2 target;
+  float nominal = kind == kShortPass ? 15.0f : 30.0f;
+  if (receiver >= 0) {
+    float guess_speed = kind == kShortPass ? 12.0f : 20.0f;
+    target = lead_target(w, receiver, from, guess_speed);
+  } else {
+    target = from + normalized(aim) * nominal;
+  }
+  Vec2 delta = target - from;
+  float dist = std::fmax(length(delta), 1.0f);
+  Vec2 dir = delta * (1.0f / dist);
+  float base = kind == kShortPass ? 0.03f : 0.05f;
+  if (!deterministic) dir = rotated(dir, kick_error(w, player, base, error_scale));
+
+  Vec2 vel;
+  float vz;
+  if (kind == kHighPass) {
+    // Lofted: in the air for most of the distance, landing near the receiver.
+    float flight = clampf(dist / 16.0f, 0.9f, 2.6f);
+    vel = dir * (dist / flight * 0.95f);
+    vz = 0.5f * kGravity * flight;
+  } else {
+    // Along the ground (long passes slightly lifted): strike so the ball still
+    // arrives at a controllable pace after rolling resistance.
+    float arrive = kind == kShortPass ? 6.0f : 9.0f;
+    float decel = kBallRollDecel + kBallRollDrag * 8.0f;
+    float speed = std::sqrt(arrive * arrive + 2.0f * decel * dist);
+    vel = dir * std::fmin(speed, kMaxGroundPassSpeed);
+    vz = kind == kLongPass ? 2.5f : 0.0f;
+  }
+  free_ball(w, vel, vz, player);
+  w.ball.pass_receiver = receiver;
+  // Offside is judged at the moment of the pass (GRF: offsides=True by default).
+  if (w.m.offsides) {
+    int team = team_of(player);
+    int opp = 1 - team;
+    float sign = team == 0 ? 1.0f : -1.0f;  // + towards the goal this team attacks
+    // Second-last defender line, in attack coordinates.
+    float first = -1e30f, second = -1e30f;
+    for (int s = 0; s < w.team_size[opp]; ++s) {
+      int q = first_of(opp) + s;
+      if (!w.p.present[q]) continue;
+      float x = w.p.x[q] * sign;
+      if (x > first) second = first, first = x;
+      else if (x > second) second = x;
+    }
+    float line = std::fmax(second, from.x * sign);
+    for (int s = 0; s < w.team_size[team]; ++s) {
+      int q = first_of(team) + s;
+      float x = w.p.x[q] * sign;
+      w.p.offside_mark[q] = w.p.present[q] && q != player && x > 0.0f && x > line;
+    }
+  }
+  return true;
+}
+
+void shoot(World& w, int player, Vec2 aim, float error_scale) {
+  if (w.ball.owner != player) return;
+  const bool deterministic = w.m.deterministic;
+  int team = team_of(player);
+  Vec2 from = ball_kick_origin(w);
+  float goal_x = attack_goal_x(team);
+  // Aim inside a post: the side the player steers towards, else away from the keeper.
+  float side;
+  float lateral = team == 0 ? aim.y : -aim.y;
+  if (std::fabs(lateral) > 0.3f) {
+    side = aim.y > 0 ? 1.0f : -1.0f;
+  } else {
+    int keeper = -1;
+    int opp = 1 - team;
+    for (int s = 0; s < w.team_size[opp]; ++s) {
+      int q = first_of(opp) + s;
+      if (w.p.present[q] && w.p.role[q] == kRoleGK) keeper = q;
+    }
+    float keeper_y = keeper >= 0 ? w.p.y[keeper] : 0.0f;
+    side = keeper_y > from.y * 0.2f ? -1.0f : 1.0f;
+  }
+  Vec2 target{goal_x, side * (kGoalHalfWidth - 0.75f)};
+  Vec2 delta = target - from;
+  float dist = std::fmax(length(delta), 1.0f);
+  Vec2 dir = delta * (1.0f / dist);
+  if (!deterministic) dir = rotated(dir, kick_error(w, player, 0.012f + 0.0016f * dist, error_scale));
+  float speed = kShotSpeed;
+  float flight = dist / speed;
+  float height = 0.9f;  // aim to pass the line at about this height
+  float vz = (height + 0.5f * kGravity * flight * flight) / flight;
+  vz = std::fmin(vz, 9.0f);
+  free_ball(w, dir * speed, vz, player);
+  w.ball.shot_in_flight = true;
+}
+
+}  // namespace trackfield::football

@@ -1,0 +1,182 @@
+// One physics substep: players accelerate towards their desired velocity, the ball
+// follows its carrier or flies/rolls freely (2.5-D: gravity, bounce, rolling
+// resistance), and a free ball is controlled, caught, parried or deflected.
+#include <cmath>
+
+#include "football/step.h"
+
+namespace trackfield::football {
+
+namespace {
+
+constexpr float kPitchMargin = 2.5f;  // players may run a little past the lines
+
+bool keeper_may_handle(const World& w, int p) {
+  if (w.p.role[p] != kRoleGK) return false;
+  float goal_x = team_of(p) == 0 ? -kHalfLength : kHalfLength;
+  return std::fabs(w.ball.x - goal_x) < kPenaltyBoxDepth &&
+         std::fabs(w.ball.y) < kPenaltyBoxHalfWidth;
+}
+
+// Probability that a player brings the ball under control at this ball speed.
+float control_chance(const World& w, int p, float ball_speed, bool keeper) {
+  if (keeper) return clampf(1.05f - ball_speed / 40.0f, 0.35f, 0.97f);
+  float chance = 1.15f - ball_speed / 26.0f;
+  if (w.ball.pass_receiver == p) chance += 0.15f;
+  if (w.ball.z > 1.0f) chance -= 0.25f;  // chest/head height is harder
+  return clampf(chance, 0.12f, 1.0f);
+}
+
+bool roll(World& w, float chance) {
+  if (w.m.deterministic) return chance >= 0.5f;
+  return rng_uniform(w.rng) < chance;
+}
+
+}  // namespace
+
+void give_ball(World& w, int player) {
+  w.ball.owner = player;
+  w.ball.last_touch = player;
+  w.ball.pass_receiver = -1;
+  w.ball.shot_in_flight = false;
+  w.ball.z = 0.0f;
+  w.ball.vz = 0.0f;
+}
+
+void free_ball(World& w, Vec2 vel, float vz, int kicker) {
+  w.ball.owner = -1;
+  w.ball.vx = vel.x;
+  w.ball.vy = vel.y;
+  w.ball.vz = vz;
+  w.ball.pass_receiver = -1;
+  w.ball.shot_in_flight = false;
+  if (kicker >= 0) {
+    w.ball.last_touch = kicker;
+    w.p.kick_cooldown[kicker] = kKickCooldownSubsteps;
+    for (int p = 0; p < kMaxPlayers; ++p) w.p.offside_mark[p] = false;
+    if (w.m.game_mode != kModeNormal && kicker == w.m.taker) {
+      w.m.game_mode = kModeNormal;  // the restart has been played
+      w.m.taker = -1;
+    }
+  }
+}
+
+void step_player_motion(World& w) {
+  for (int p = 0; p < kMaxPlayers; ++p) {
+    if (!w.p.present[p]) continue;
+    if (w.p.kick_cooldown[p] > 0) --w.p.kick_cooldown[p];
+    if (w.p.slide_steps[p] > 0) {
+      float speed = kSlideSpeed * w.p.slide_steps[p] / kSlideSteps;
+      w.p.vx[p] = w.p.face_x[p] * speed;
+      w.p.vy[p] = w.p.face_y[p] * speed;
+    } else {
+      Vec2 v = approach(player_vel(w, p), {w.p.want_vx[p], w.p.want_vy[p]}, kPlayerAccel * kDt);
+      w.p.vx[p] = v.x;
+      w.p.vy[p] = v.y;
+    }
+    w.p.x[p] = clampf(w.p.x[p] + w.p.vx[p] * kDt, -kHalfLength - kPitchMargin, kHalfLength + kPitchMargin);
+    w.p.y[p] = clampf(w.p.y[p] + w.p.vy[p] * kDt, -kHalfWidth - kPitchMargin, kHalfWidth + kPitchMargin);
+    float speed_sq = w.p.vx[p] * w.p.vx[p] + w.p.vy[p] * w.p.vy[p];
+    if (speed_sq > 0.25f && w.p.slide_steps[p] == 0 && w.p.controlled_by[p] < 0) {
+      float inv = 1.0f / std::sqrt(speed_sq);
+      w.p.face_x[p] = w.p.vx[p] * inv;
+      w.p.face_y[p] = w.p.vy[p] * inv;
+    }
+  }
+}
+
+void step_ball_motion(World& w) {
+  Ball& b = w.ball;
+  if (b.owner >= 0) {
+    // Dribbling: the ball stays just ahead of the carrier's feet.
+    int p = b.owner;
+    b.x = w.p.x[p] + w.p.face_x[p] * kDribbleOffset;
+    b.y = w.p.y[p] + w.p.face_y[p] * kDribbleOffset;
+    b.z = 0.0f;
+    b.vx = w.p.vx[p];
+    b.vy = w.p.vy[p];
+    b.vz = 0.0f;
+    return;
+  }
+  if (b.z > 0.0f || b.vz > 0.0f) {
+    b.vz -= kGravity * kDt;
+    float keep = 1.0f - kBallAirDrag * kDt;
+    b.vx *= keep;
+    b.vy *= keep;
+    b.x += b.vx * kDt;
+    b.y += b.vy * kDt;
+    b.z += b.vz * kDt;
+    if (b.z <= 0.0f) {
+      b.z = 0.0f;
+      if (b.vz < -1.5f) {
+        b.vz = -b.vz * kBallBounce;
+        b.vx *= kBallBounceFriction;
+        b.vy *= kBallBounceFriction;
+      } else {
+        b.vz = 0.0f;
+      }
+    }
+    return;
+  }
+  float speed = std::sqrt(b.vx * b.vx + b.vy * b.vy);
+  if (speed > 1e-4f) {
+    float new_speed = speed - (kBallRollDecel + kBallRollDrag * speed) * kDt;
+    float scale = new_speed > 0.0f ? new_speed / speed : 0.0f;
+    b.vx *= scale;
+    b.vy *= scale;
+  } else {
+    b.vx = b.vy = 0.0f;
+  }
+  b.x += b.vx * kDt;
+  b.y += b.vy * kDt;
+}
+
+void resolve_ball_control(World& w, const ScenarioConfig& sc) {
+  (void)sc;
+  Ball& b = w.ball;
+  if (b.owner >= 0) return;
+  int best = -1;
+  float best_d = 1e30f;
+  bool best_keeper = false;
+  for (int p = 0; p < kMaxPlayers; ++p) {
+    if (!w.p.present[p] || w.p.kick_cooldown[p] > 0 || w.p.slide_steps[p] > 0) continue;
+    bool keeper = keeper_may_handle(w, p);
+    float reach = keeper ? kKeeperReach : kControlRadius;
+    float max_z = keeper ? kKeeperReachHeight : kFieldReachHeight;
+    if (b.z > max_z) continue;
+    float dx = w.p.x[p] - b.x, dy = w.p.y[p] - b.y;
+    float d = dx * dx + dy * dy;
+    if (d < reach * reach && d < best_d) best_d = d, best = p, best_keeper = keeper;
+  }
+  if (best < 0) return;
+  float speed = std::sqrt(b.vx * b.vx + b.vy * b.vy + b.vz * b.vz);
+  if (roll(w, control_chance(w, best, speed, best_keeper))) {
+    bool offside = w.m.offsides && w.p.offside_mark[best] && w.ball.last_touch >= 0 &&
+                   team_of(w.ball.last_touch) == team_of(best) && w.m.game_mode == kModeNormal;
+    if (offside) {
+      start_set_piece(w, kModeFreeKick, 1 - team_of(best), player_pos(w, best));
+      return;
+    }
+    give_ball(w, best);
+    for (int p = 0; p < kMaxPlayers; ++p) w.p.offside_mark[p] = false;
+    return;
+  }
+  // Not controlled: a keeper parries away from goal, a field player deflects it.
+  float noise = w.m.deterministic ? 0.0f : rng_range(w.rng, -1.0f, 1.0f);
+  if (best_keeper) {
+    b.vx = -b.vx * 0.35f;
+    b.vy = b.vy * 0.4f + noise * 5.0f;
+    b.vz = std::fabs(b.vz) * 0.3f + 1.5f;
+  } else {
+    Vec2 v = rotated({b.vx, b.vy}, noise * 0.6f) * 0.45f;
+    b.vx = v.x;
+    b.vy = v.y;
+    b.vz *= 0.3f;
+  }
+  b.last_touch = best;
+  b.pass_receiver = -1;
+  b.shot_in_flight = false;
+  w.p.kick_cooldown[best] = kKickCooldownSubsteps;
+}
+
+}  // namespace trackfield::football

@@ -1,0 +1,217 @@
+// The laws of the game: goals, the ball going out, tackles and sliding fouls with
+// cards, and how set pieces (kick-off, goal kick, free kick, corner, throw-in,
+// penalty) are set up and restarted.
+#include <cmath>
+
+#include "football/step.h"
+
+namespace trackfield::football {
+
+namespace {
+
+constexpr float kTackleChance = 0.22f;   // per step, for a defender at the ball
+constexpr float kTackleFoulChance = 0.015f;
+constexpr float kSlideFromBehindFoul = 0.6f;
+constexpr float kSlideFoulChance = 0.12f;
+constexpr float kYellowCardChance = 0.4f;
+
+bool roll(World& w, float chance) {
+  if (w.m.deterministic) return chance >= 0.5f;
+  return rng_uniform(w.rng) < chance;
+}
+
+bool in_penalty_box(Vec2 pos, int defending_team) {
+  float goal_x = defending_team == 0 ? -kHalfLength : kHalfLength;
+  return std::fabs(pos.x - goal_x) < kPenaltyBoxDepth && std::fabs(pos.y) < kPenaltyBoxHalfWidth;
+}
+
+void book(World& w, int p) {
+  if (!roll(w, kYellowCardChance)) return;
+  if (++w.p.yellow_cards[p] >= 2) {
+    w.p.present[p] = false;  // second yellow: sent off
+    w.p.vx[p] = w.p.vy[p] = 0.0f;
+  }
+}
+
+void award_foul(World& w, int fouler, Vec2 spot) {
+  int team = 1 - team_of(fouler);
+  book(w, fouler);
+  if (in_penalty_box(spot, team_of(fouler))) {
+    float goal_x = attack_goal_x(team);
+    start_set_piece(w, kModePenalty, team, {goal_x - (goal_x > 0 ? 11.0f : -11.0f), 0.0f});
+  } else {
+    start_set_piece(w, kModeFreeKick, team, spot);
+  }
+}
+
+int nearest_player(const World& w, int team, Vec2 spot, bool prefer_keeper) {
+  int best = -1;
+  float best_d = 1e30f;
+  for (int s = 0; s < w.team_size[team]; ++s) {
+    int p = first_of(team) + s;
+    if (!w.p.present[p]) continue;
+    if (prefer_keeper && w.p.role[p] == kRoleGK) return p;
+    float d = distance(player_pos(w, p), spot);
+    if (d < best_d) best_d = d, best = p;
+  }
+  return best;
+}
+
+}  // namespace
+
+void start_set_piece(World& w, int mode, int team, Vec2 spot) {
+  w.m.game_mode = mode;
+  w.m.mode_steps = 0;
+  w.m.restart_team = team;
+  w.m.restart_x = clampf(spot.x, -kHalfLength, kHalfLength);
+  w.m.restart_y = clampf(spot.y, -kHalfWidth, kHalfWidth);
+  w.m.taker = -1;
+  w.ball.x = w.m.restart_x;
+  w.ball.y = w.m.restart_y;
+  w.ball.z = w.ball.vx = w.ball.vy = w.ball.vz = 0.0f;
+  w.ball.owner = -1;
+  w.ball.pass_receiver = -1;
+  w.ball.shot_in_flight = false;
+  for (int p = 0; p < kMaxPlayers; ++p) {
+    w.p.offside_mark[p] = false;
+    w.p.slide_steps[p] = 0;
+  }
+}
+
+bool check_goal_or_out(World& w) {
+  const Ball& b = w.ball;
+  if (std::fabs(b.x) > kHalfLength) {
+    int defending = b.x > 0 ? 1 : 0;
+    int attacking = 1 - defending;
+    float side_x = b.x > 0 ? kHalfLength : -kHalfLength;
+    float side_y = b.y > 0 ? 1.0f : -1.0f;
+    if (std::fabs(b.y) < kGoalHalfWidth && b.z < kGoalHeight) {
+      ++w.m.score[attacking];
+      w.m.goal_this_step[attacking] = true;
+      start_set_piece(w, kModeKickOff, defending, {0.0f, 0.0f});
+      return true;
+    }
+    int toucher_team = b.last_touch >= 0 ? team_of(b.last_touch) : attacking;
+    if (toucher_team == defending)
+      start_set_piece(w, kModeCorner, attacking, {side_x, side_y * kHalfWidth});
+    else
+      start_set_piece(w, kModeGoalKick, defending, {side_x - (b.x > 0 ? 5.5f : -5.5f), 0.0f});
+    return true;
+  }
+  if (std::fabs(b.y) > kHalfWidth) {
+    int toucher_team = b.last_touch >= 0 ? team_of(b.last_touch) : 0;
+    start_set_piece(w, kModeThrowIn, 1 - toucher_team, {b.x, b.y > 0 ? kHalfWidth : -kHalfWidth});
+    return true;
+  }
+  return false;
+}
+
+void resolve_tackles(World& w, const ScenarioConfig& sc) {
+  if (w.m.game_mode != kModeNormal) return;
+  // Slides: win the ball if it is within reach, foul the carrier if not (or from behind).
+  for (int q = 0; q < kMaxPlayers; ++q) {
+    if (!w.p.present[q] || w.p.slide_steps[q] == 0) continue;
+    --w.p.slide_steps[q];
+    int owner = w.ball.owner;
+    if (owner >= 0 && team_of(owner) == team_of(q)) continue;
+    float to_ball = distance(player_pos(w, q), ball_pos(w));
+    if (owner >= 0) {
+      Vec2 carrier = player_pos(w, owner);
+      bool reach_ball = to_ball < kSlideReach;
+      bool hit_carrier = distance(player_pos(w, q), carrier) < 1.0f;
+      if (!reach_ball && !hit_carrier) continue;
+      bool from_behind = w.p.face_x[q] * w.p.face_x[owner] + w.p.face_y[q] * w.p.face_y[owner] > 0.6f;
+      float foul = !reach_ball ? 0.5f : (from_behind ? kSlideFromBehindFoul : kSlideFoulChance);
+      if (roll(w, foul)) {
+        award_foul(w, q, carrier);
+        return;
+      }
+      if (!reach_ball) continue;
+      w.p.kick_cooldown[owner] = kKickCooldownSubsteps;
+    } else if (to_ball >= kSlideReach || w.ball.z > 0.8f) {
+      continue;
+    }
+    // The slide knocks the ball on in the slider's direction.
+    free_ball(w, Vec2{w.p.face_x[q], w.p.face_y[q]} * 8.0f, 0.0f, q);
+    w.p.slide_steps[q] = 0;
+    return;
+  }
+  // Standing tackles: any opponent at the ball may take it.
+  int owner = w.ball.owner;
+  if (owner < 0) return;
+  int opp = 1 - team_of(owner);
+  bool shielding = false;
+  for (int a = 0; a < w.num_agents; ++a)
+    if (w.agents[a].player == owner && w.agents[a].dribble) shielding = true;
+  for (int s = 0; s < w.team_size[opp]; ++s) {
+    int q = first_of(opp) + s;
+    if (!w.p.present[q] || w.p.lazy[q] || w.p.kick_cooldown[q] > 0) continue;
+    if (distance(player_pos(w, q), ball_pos(w)) > kTackleRadius) continue;
+    float skill = w.p.controlled_by[q] >= 0 ? 1.0f : 0.5f + 0.5f * team_difficulty(sc, opp);
+    float chance = kTackleChance * skill * (shielding ? 0.6f : 1.0f) * (1.0f - 0.3f * w.p.tired[q]);
+    if (roll(w, kTackleFoulChance)) {
+      award_foul(w, q, player_pos(w, owner));
+      return;
+    }
+    if (roll(w, chance)) {
+      w.p.kick_cooldown[owner] = kKickCooldownSubsteps;
+      give_ball(w, q);
+      return;
+    }
+  }
+}
+
+// Runs once per step while play is stopped: the taker walks up, opponents keep their
+// distance, and after kSetPieceDelaySteps the taker may play the ball.
+void run_set_piece(World& w, const ScenarioConfig& sc) {
+  (void)sc;
+  ++w.m.mode_steps;
+  Vec2 spot{w.m.restart_x, w.m.restart_y};
+  int team = w.m.restart_team;
+  if (w.m.taker < 0 || !w.p.present[w.m.taker]) {
+    w.m.taker = nearest_player(w, team, spot, w.m.game_mode == kModeGoalKick);
+    if (w.m.taker < 0) {
+      w.m.game_mode = kModeNormal;  // nobody can take it: play on
+      return;
+    }
+  }
+  int taker = w.m.taker;
+  // The taker stands behind the ball facing the attacked goal (or into the pitch).
+  Vec2 toward = normalized(Vec2{attack_goal_x(team), 0.0f} - spot, {team == 0 ? 1.0f : -1.0f, 0.0f});
+  if (w.m.game_mode == kModeThrowIn || w.m.game_mode == kModeCorner)
+    toward = normalized(Vec2{0.0f, 0.0f} - spot);
+  w.p.x[taker] = spot.x - toward.x * kDribbleOffset;
+  w.p.y[taker] = spot.y - toward.y * kDribbleOffset;
+  w.p.vx[taker] = w.p.vy[taker] = 0.0f;
+  w.p.face_x[taker] = toward.x;
+  w.p.face_y[taker] = toward.y;
+  give_ball(w, taker);
+  w.ball.x = spot.x;
+  w.ball.y = spot.y;
+  // Opponents retreat to the regulation distance.
+  float keep_away = w.m.game_mode == kModeThrowIn ? 2.0f : kSetPieceDistance;
+  for (int s = 0; s < w.team_size[1 - team]; ++s) {
+    int q = first_of(1 - team) + s;
+    if (!w.p.present[q]) continue;
+    if (w.m.game_mode == kModePenalty && w.p.role[q] == kRoleGK) continue;
+    Vec2 d = player_pos(w, q) - spot;
+    float len = length(d);
+    if (len < keep_away) {
+      Vec2 pos = spot + normalized(d, toward * -1.0f) * keep_away;
+      w.p.x[q] = clampf(pos.x, -kHalfLength, kHalfLength);
+      w.p.y[q] = clampf(pos.y, -kHalfWidth, kHalfWidth);
+    }
+  }
+}
+
+void update_stamina(World& w) {
+  for (int p = 0; p < kMaxPlayers; ++p) {
+    if (!w.p.present[p]) continue;
+    float speed_sq = w.p.vx[p] * w.p.vx[p] + w.p.vy[p] * w.p.vy[p];
+    bool sprinting = w.p.sprinting[p] && speed_sq > kRunSpeed * kRunSpeed * 0.8f;
+    float t = w.p.tired[p] + (sprinting ? kSprintTiring : -kRestRecovery);
+    w.p.tired[p] = clampf(t, 0.0f, 1.0f);
+  }
+}
+
+}  // namespace trackfield::football

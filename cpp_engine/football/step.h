@@ -1,0 +1,56 @@
+// The football step, one free function per concern, in the order step_world runs them.
+#ifndef TRACKFIELD_FOOTBALL_STEP_H
+#define TRACKFIELD_FOOTBALL_STEP_H
+
+#include <cstdint>
+
+#include "football/env_config.h"
+#include "football/world.h"
+
+namespace trackfield::football {
+
+// reset.cpp: place the line-ups and the ball for a new episode.
+void reset_world(World& w, const EnvConfig& cfg, uint64_t seed, int episode);
+void place_kickoff(World& w, const ScenarioConfig& sc, int kicking_team);
+
+// control.cpp: agents' actions -> active players' intents, sticky flags, kicks.
+void apply_agent_actions(World& w, const int32_t* actions);
+void select_active_players(World& w);
+
+// ai.cpp: the built-in AI moves every player no agent drives.
+void run_ai(World& w, const ScenarioConfig& sc);
+
+// kicks.cpp: passes and shots.
+bool try_pass(World& w, int player, int kind, Vec2 aim, float error_scale);
+void shoot(World& w, int player, Vec2 aim, float error_scale);
+int choose_pass_receiver(const World& w, int player, Vec2 aim, int kind);
+
+// physics.cpp: one substep of player and ball motion, possession and ball control.
+void step_player_motion(World& w);
+void step_ball_motion(World& w);
+void resolve_ball_control(World& w, const ScenarioConfig& sc);
+
+// rules.cpp: goals, ball out of play, tackles, fouls, offside, set pieces.
+bool check_goal_or_out(World& w);  // true if play stopped this substep
+void resolve_tackles(World& w, const ScenarioConfig& sc);
+void run_set_piece(World& w, const ScenarioConfig& sc);
+void update_stamina(World& w);
+
+// reward.cpp
+void compute_rewards(World& w, const EnvConfig& cfg, int prev_score_left, int prev_score_right);
+
+// step.cpp: the whole environment step.
+void step_world(World& w, const EnvConfig& cfg, const int32_t* actions);
+
+// Helpers shared by several files.
+float team_difficulty(const ScenarioConfig& sc, int team);
+inline const ScenarioConfig& scenario_of(const EnvConfig& cfg, const World& w) {
+  return cfg.scenario[w.m.episode & 1];
+}
+void give_ball(World& w, int player);
+void free_ball(World& w, Vec2 vel, float vz, int kicker);
+void start_set_piece(World& w, int mode, int team, Vec2 spot);
+
+}  // namespace trackfield::football
+
+#endif

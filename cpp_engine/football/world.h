@@ -1,0 +1,99 @@
+// The whole state of one football world, as plain structs of arrays.
+// Everything a step reads or writes lives here (the RNG included), so a world can be
+// copied, snapshotted and stepped on any thread with identical results.
+#ifndef TRACKFIELD_FOOTBALL_WORLD_H
+#define TRACKFIELD_FOOTBALL_WORLD_H
+
+#include <cstdint>
+
+#include "common/rng.h"
+#include "common/vec2.h"
+#include "football/constants.h"
+#include "football/scenario_config.h"
+
+namespace trackfield::football {
+
+// Player p belongs to team p / kMaxTeamPlayers; slots past a team's size are absent.
+struct Players {
+  float x[kMaxPlayers], y[kMaxPlayers];
+  float vx[kMaxPlayers], vy[kMaxPlayers];
+  float face_x[kMaxPlayers], face_y[kMaxPlayers];
+  float tired[kMaxPlayers];                        // 0 fresh .. 1 exhausted
+  float home_x[kMaxPlayers], home_y[kMaxPlayers];  // formation spot, metres
+  float want_vx[kMaxPlayers], want_vy[kMaxPlayers];  // this step's desired velocity
+  int8_t role[kMaxPlayers];
+  int8_t yellow_cards[kMaxPlayers];
+  int8_t slide_steps[kMaxPlayers];    // > 0 while sliding
+  int8_t ai_wait[kMaxPlayers];        // AI reaction delay left, steps
+  int8_t controlled_by[kMaxPlayers];  // agent index, or -1 for the built-in AI
+  int16_t kick_cooldown[kMaxPlayers];  // substeps before the player may touch the ball again
+  bool present[kMaxPlayers];           // in the line-up and not sent off
+  bool lazy[kMaxPlayers];
+  bool controllable[kMaxPlayers];
+  bool sprinting[kMaxPlayers];
+  bool offside_mark[kMaxPlayers];  // was offside when the last pass was played
+};
+
+struct Ball {
+  float x, y, z;
+  float vx, vy, vz;
+  int owner;            // player index, -1 when free
+  int last_touch;       // player index, -1 before any touch
+  int pass_receiver;    // intended receiver of the ball in flight, -1 if none
+  bool shot_in_flight;  // last kick was a shot (keepers react to it)
+};
+
+// One controlled agent: which player it drives now and its sticky actions.
+struct Agent {
+  int team;
+  int player;             // active player index
+  int8_t direction;       // sticky movement action 0 (none) or 1..8
+  bool sprint, dribble;   // sticky
+  int8_t pending_kick;    // a kick action waiting for the ball (one-touch buffer), 0 if none
+  int8_t pending_steps;
+  int8_t checkpoints_collected;
+};
+
+struct Match {
+  int score[2];
+  int steps;
+  int game_duration;
+  int episode;
+  int game_mode;
+  int mode_steps;        // steps since the set piece was whistled
+  int restart_team;
+  float restart_x, restart_y;
+  int taker;             // player taking the set piece, -1 if none
+  int last_owned_team;   // last team that owned the ball (-1 before anyone did)
+  int prev_game_mode;
+  bool deterministic;    // copied from the scenario: no random outcomes at all
+  bool offsides;
+  bool goal_this_step[2];
+  bool terminated, truncated;
+};
+
+struct World {
+  int team_size[2];  // line-up sizes (sent-off players keep their slot)
+  Players p;
+  Ball ball;
+  Agent agents[kMaxAgents];
+  int num_agents;
+  Match m;
+  Rng rng;
+  float reward[kMaxAgents];
+  float reward_components[kMaxAgents][kNumRewardComponents];
+};
+
+inline int team_of(int player) { return player / kMaxTeamPlayers; }
+inline int slot_of(int player) { return player % kMaxTeamPlayers; }
+inline int first_of(int team) { return team * kMaxTeamPlayers; }
+inline Vec2 player_pos(const World& w, int p) { return {w.p.x[p], w.p.y[p]}; }
+inline Vec2 player_vel(const World& w, int p) { return {w.p.vx[p], w.p.vy[p]}; }
+inline Vec2 ball_pos(const World& w) { return {w.ball.x, w.ball.y}; }
+inline int ball_owner_team(const World& w) { return w.ball.owner < 0 ? -1 : team_of(w.ball.owner); }
+// x of the goal a team attacks.
+inline float attack_goal_x(int team) { return team == 0 ? kHalfLength : -kHalfLength; }
+
+}  // namespace trackfield::football
+
+#endif

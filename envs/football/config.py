@@ -1,0 +1,80 @@
+"""FootballConfig: everything an env adds on top of its scenario file."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from trackfield.core.config import check_bool, check_choice, check_float, check_int
+
+REPRESENTATIONS = ("raw", "simple115v2", "smm")
+REWARD_COMPONENTS = ("scoring", "checkpoints")
+RENDER_MODES = (None, "rgb_array", "human")
+
+# builder.config() fields a user may override per env (None keeps the scenario's value).
+SCENARIO_OVERRIDES = ("game_duration", "deterministic", "offsides", "end_episode_on_score",
+                      "end_episode_on_out_of_play", "end_episode_on_possession_change",
+                      "left_team_difficulty", "right_team_difficulty")
+
+
+@dataclass(frozen=True)
+class FootballConfig:
+    """Validated football env settings (GRF's ``create_environment`` arguments).
+
+    ``rewards`` is GRF's comma-separated list ("scoring" or "scoring,checkpoints").
+    The scenario overrides replace the value the scenario file set.
+    """
+
+    representation: str = "simple115v2"
+    stacked: bool = False
+    rewards: str = "scoring"
+    number_of_left_players_agent_controls: int = 1
+    number_of_right_players_agent_controls: int = 0
+    render_mode: Optional[str] = None
+    render_width: int = 480
+    game_duration: Optional[int] = None
+    deterministic: Optional[bool] = None
+    offsides: Optional[bool] = None
+    end_episode_on_score: Optional[bool] = None
+    end_episode_on_out_of_play: Optional[bool] = None
+    end_episode_on_possession_change: Optional[bool] = None
+    left_team_difficulty: Optional[float] = None
+    right_team_difficulty: Optional[float] = None
+
+    def __post_init__(self):
+        check_choice("representation", self.representation, REPRESENTATIONS)
+        check_bool("stacked", self.stacked)
+        if self.stacked and self.representation == "raw":
+            raise ValueError("stacked=True needs representation 'simple115v2' or 'smm' (raw cannot be stacked)")
+        if not isinstance(self.rewards, str):
+            raise TypeError(f"rewards must be a comma-separated string, got {self.rewards!r}")
+        for part in self.reward_components:
+            check_choice("rewards component", part, REWARD_COMPONENTS)
+        if "scoring" not in self.reward_components:
+            raise ValueError(f"rewards must include 'scoring' (as GRF's do), got {self.rewards!r}")
+        check_int("number_of_left_players_agent_controls", self.number_of_left_players_agent_controls, 0, 11)
+        check_int("number_of_right_players_agent_controls", self.number_of_right_players_agent_controls, 0, 11)
+        if self.num_agents < 1:
+            raise ValueError("at least one player must be controlled "
+                             "(number_of_left_players_agent_controls + number_of_right_players_agent_controls >= 1)")
+        check_choice("render_mode", self.render_mode, RENDER_MODES)
+        check_int("render_width", self.render_width, 96, 4096)
+        if self.game_duration is not None:
+            check_int("game_duration", self.game_duration, 1, 1_000_000)
+        for name in ("deterministic", "offsides", "end_episode_on_score", "end_episode_on_out_of_play",
+                     "end_episode_on_possession_change"):
+            if getattr(self, name) is not None:
+                check_bool(name, getattr(self, name))
+        for name in ("left_team_difficulty", "right_team_difficulty"):
+            if getattr(self, name) is not None:
+                check_float(name, getattr(self, name), 0.0, 1.0)
+
+    @property
+    def reward_components(self):
+        return tuple(part.strip() for part in self.rewards.split(",") if part.strip())
+
+    @property
+    def num_agents(self) -> int:
+        return self.number_of_left_players_agent_controls + self.number_of_right_players_agent_controls
+
+    def overrides(self) -> dict:
+        return {k: getattr(self, k) for k in SCENARIO_OVERRIDES if getattr(self, k) is not None}

@@ -1,0 +1,59 @@
+"""Registers every shipped scenario with Gymnasium under the ``trackfield/`` namespace
+and resolves names to domains for ``trackfield.make``."""
+from __future__ import annotations
+
+import os
+
+import gymnasium
+
+from trackfield.football.scenarios import list_football_scenarios
+
+NAMESPACE = "trackfield"
+
+
+def gym_id(name: str) -> str:
+    """GRF scenario name -> Gymnasium id: academy_3_vs_1_with_keeper -> trackfield/Academy3Vs1WithKeeper-v0."""
+    return f"{NAMESPACE}/" + "".join(part[:1].upper() + part[1:] for part in name.split("_")) + "-v0"
+
+
+def list_scenarios(domain: str | None = None) -> list[str]:
+    """Names of the shipped scenarios (all domains, or one)."""
+    if domain not in (None, "football", "racing", "driving"):
+        raise ValueError(f"domain must be 'football', 'racing' or 'driving', got {domain!r}")
+    names = []
+    if domain in (None, "football"):
+        names += list_football_scenarios()
+    return names
+
+
+def domain_of(name) -> str:
+    """Which domain a scenario name or file belongs to."""
+    if isinstance(name, os.PathLike) or (isinstance(name, str) and (name.endswith(".py") or "/" in name)):
+        return "football"  # scenario files of the other domains arrive with those domains
+    if isinstance(name, str) and name in list_football_scenarios():
+        return "football"
+    raise ValueError(f"unknown scenario {name!r}; trackfield.list_scenarios() lists them "
+                     "(or pass a path to a scenario .py file)")
+
+
+def _football_vector(scenario):
+    def make_vector(num_envs: int = 1, **kwargs):
+        from trackfield.football.vector import FootballVectorEnv
+
+        kwargs.pop("vectorization_mode", None)
+        return FootballVectorEnv(scenario, num_envs, **kwargs)
+
+    return make_vector
+
+
+def register_all() -> None:
+    for name in list_football_scenarios():
+        env_id = gym_id(name)
+        if env_id in gymnasium.registry:
+            continue
+        gymnasium.register(
+            id=env_id,
+            entry_point="trackfield.football.env:FootballEnv",
+            vector_entry_point=_football_vector(name),
+            kwargs={"scenario": name},
+        )

@@ -1,0 +1,1 @@
+"""Scenario files shipped with trackfield, one subpackage per domain."""

@@ -1,0 +1,1 @@
+"""Driving scenarios (town, agents, routes): arrive with the driving domain."""

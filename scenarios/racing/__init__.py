@@ -1,0 +1,1 @@
+"""Racing scenarios (grid, opponents, track): arrive with the racing domain."""
