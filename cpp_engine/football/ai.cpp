@@ -227,6 +227,8 @@ void run_ai(World& w, const ScenarioConfig& sc) {
       Vec2 ball = ball_pos(w);
       if (w.ball.owner == p) {
         decide_with_ball(w, p, tv);
+      } else if (w.ball.pass_receiver == p && w.p.role[p] != kRoleGK) {
+        move_towards(w, p, intercept_point(w, p), false);  // meet the pass
       } else if (w.p.role[p] == kRoleGK) {
         decide_keeper(w, p, tv);
       } else if (p == chaser || p == second) {

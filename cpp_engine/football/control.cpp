@@ -114,7 +114,10 @@ void select_active_players(World& w) {
         int forced = -1;
         if (k == 0) {
           if (w.ball.owner >= 0 && team_of(w.ball.owner) == team) forced = w.ball.owner;
-          else if (w.ball.pass_receiver >= 0 && team_of(w.ball.pass_receiver) == team)
+          // A pass in flight hands control to its receiver, except a back-pass to the
+          // keeper: the keeper's AI collects it, then the agent takes over the carrier.
+          else if (w.ball.pass_receiver >= 0 && team_of(w.ball.pass_receiver) == team &&
+                   w.p.role[w.ball.pass_receiver] != kRoleGK)
             forced = w.ball.pass_receiver;
           if (forced >= 0 && !w.p.controllable[forced]) forced = -1;
         }

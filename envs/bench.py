@@ -1,0 +1,117 @@
+"""Throughput benchmarks: ``python -m trackfield.bench [football] [options]``.
+
+Measures env-steps/s through the public API with uniformly random actions (as GRF's
+figures in ../shared/GRF.md were measured): the single env loop (``trackfield.make``)
+and ``trackfield.vector.make`` with N worlds on 1 and 2 threads. Prints one JSON line
+per measurement and a table with the ratios measured in this run: vector vs single
+env, 2 threads vs 1, per-core figures vs the issue's 50,000 target and vs real GRF.
+Speed is never asserted by tests; this is where it is reported.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import time
+
+import numpy as np
+
+# Real GRF 2.10.2, env-steps/s on one core, random actions (../shared/GRF.md).
+GRF_STEPS_PER_SECOND = {
+    ("academy_empty_goal_close", "simple115v2"): 604,
+    ("academy_empty_goal_close", "smm"): 633,
+    ("academy_3_vs_1_with_keeper", "simple115v2"): 446,
+    ("academy_3_vs_1_with_keeper", "smm"): 371,
+}
+TARGET_PER_CORE = 50_000
+
+
+def _commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              timeout=5).stdout.strip() or "unknown"
+    except Exception:
+        return "unknown"
+
+
+def bench_single(scenario: str, representation: str, seconds: float) -> float:
+    import trackfield
+
+    env = trackfield.make(scenario, representation=representation)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    actions = rng.integers(0, 19, size=4096).tolist()
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for a in actions:
+            _, _, terminated, truncated, _ = env.step(a)
+            if terminated or truncated:
+                env.reset()
+        steps += len(actions)
+        if time.perf_counter() > deadline:
+            break
+    return steps / (time.perf_counter() - start)
+
+
+def bench_vector(scenario: str, representation: str, num_envs: int, threads: int, seconds: float) -> float:
+    import trackfield
+
+    envs = trackfield.vector.make(scenario, num_envs=num_envs, num_threads=threads, representation=representation)
+    envs.reset(seed=0)
+    rng = np.random.default_rng(0)
+    actions = rng.integers(0, 19, size=(64, num_envs), dtype=np.int32)
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for a in actions:
+            envs.step(a)
+        steps += len(actions) * num_envs
+        if time.perf_counter() > deadline:
+            break
+    rate = steps / (time.perf_counter() - start)
+    envs.close()
+    return rate
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m trackfield.bench", description=__doc__.split("\n")[0])
+    parser.add_argument("domain", nargs="?", default="football", choices=["football"])
+    parser.add_argument("--scenarios", nargs="+", default=["academy_empty_goal_close", "academy_3_vs_1_with_keeper"])
+    parser.add_argument("--representations", nargs="+", default=["raw", "simple115v2", "smm"])
+    parser.add_argument("--envs", type=int, default=64, help="worlds in the vector env")
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    args = parser.parse_args(argv)
+
+    commit = _commit()
+    rows = []
+    for scenario in args.scenarios:
+        for rep in args.representations:
+            single = bench_single(scenario, rep, args.seconds)
+            rates = {t: bench_vector(scenario, rep, args.envs, t, args.seconds) for t in args.threads}
+            record = {"domain": args.domain, "scenario": scenario, "representation": rep, "envs": args.envs,
+                      "agents": 1, "single_env_steps_per_s": round(single),
+                      "vector_steps_per_s": {str(t): round(r) for t, r in rates.items()}, "commit": commit}
+            print(json.dumps(record), flush=True)
+            rows.append((scenario, rep, single, rates))
+
+    print()
+    t_lo, t_hi = min(args.threads), max(args.threads)
+    header = (f"{'scenario':28} {'repr':11} {'single':>9} " + " ".join(f"{f'vec x{t}thr':>11}" for t in args.threads)
+              + f" {'vec/single':>10} {'per-core':>9} {'/target':>7} {f'{t_hi}thr/{t_lo}thr':>9} {'vs GRF':>7}")
+    print(header)
+    for scenario, rep, single, rates in rows:
+        per_core = rates[t_lo] / t_lo
+        scaling = rates[t_hi] / rates[t_lo] if t_hi != t_lo else 1.0
+        grf = GRF_STEPS_PER_SECOND.get((scenario, rep))
+        vs_grf = f"{per_core / grf:6.0f}x" if grf else "      -"
+        print(f"{scenario:28} {rep:11} {single:9.0f} " + " ".join(f"{rates[t]:11.0f}" for t in args.threads)
+              + f" {rates[t_lo] / single:9.1f}x {per_core:9.0f} {per_core / TARGET_PER_CORE:6.2f}x"
+              + f" {scaling:8.2f}x {vs_grf}")
+
+
+if __name__ == "__main__":
+    main()
