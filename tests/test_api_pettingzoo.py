@@ -172,18 +172,17 @@ def test_matches_gymnasium_env(representation):
     obs, infos = par.reset(seed=7)
     gobs, ginfo = gym_env.reset(seed=7)
     rng = np.random.default_rng(7)
-    for step in range(60):
+    for _ in range(120):
         for i, agent in enumerate(par.possible_agents):
             if representation == "raw":
                 for key in gobs:
                     np.testing.assert_array_equal(obs[agent][key], gobs[key][i])
             else:
                 np.testing.assert_array_equal(obs[agent], gobs[i])
-        if not par.agents:
-            par.reset()
+        if not par.agents:  # unseeded resets continue from the world's generator in both envs
+            obs, infos = par.reset()
             gobs, ginfo = gym_env.reset()
-            obs, infos = par.reset.__self__.reset() if False else (None, None)  # placeholder, replaced below
-            break
+            continue
         actions = rng.integers(0, 19, size=3)
         obs, rewards, terms, truncs, infos = par.step({a: int(actions[i]) for i, a in enumerate(par.possible_agents)})
         gobs, grew, gterm, gtrunc, ginfo = gym_env.step(actions)

@@ -67,8 +67,11 @@ class FootballVectorEnv(VectorEnv):
         expected = (self.num_envs,) if self._agents == 1 else (self.num_envs, self._agents)
         if a.shape != expected:
             raise ValueError(f"actions must have shape {expected}, got {a.shape}")
+        if a.size and (a.min() < 0 or a.max() > 18):
+            bad = a[(a < 0) | (a > 18)].flat[0]
+            raise ValueError(f"actions must be in [0, 18] (GRF's 19 actions), got {bad}")
         np.copyto(eng.actions, a.reshape(eng.actions.shape), casting="unsafe")
-        eng.batch.step()  # checks the range of every action before stepping
+        eng.batch.step()
         rewards = eng.rewards[:, 0].copy() if self._agents == 1 else eng.rewards.copy()
         terminated = eng.terminated.copy()
         truncated = eng.truncated.copy()
