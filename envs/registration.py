@@ -32,7 +32,7 @@ def domain_of(name) -> str:
         return "football"  # scenario files of the other domains arrive with those domains
     if isinstance(name, str) and name in list_football_scenarios():
         return "football"
-    raise ValueError(f"unknown scenario {name!r}; trackfield.list_scenarios() lists them "
+    raise ValueError(f"unknown scenario {name!r}; known: {', '.join(list_scenarios())} "
                      "(or pass a path to a scenario .py file)")
 
 
@@ -40,7 +40,9 @@ def _football_vector(scenario):
     def make_vector(num_envs: int = 1, **kwargs):
         from trackfield.football.vector import FootballVectorEnv
 
+        # gymnasium.make_vec passes the spec's kwargs (our `scenario`) along with its own.
         kwargs.pop("vectorization_mode", None)
+        kwargs.pop("scenario", None)
         return FootballVectorEnv(scenario, num_envs, **kwargs)
 
     return make_vector

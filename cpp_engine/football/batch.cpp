@@ -33,6 +33,34 @@ void check_config(const EnvConfig& cfg) {
     throw std::invalid_argument("the raw representation cannot be stacked");
 }
 
+// A snapshot's header can be intact while its payload is not (edited or corrupted
+// bytes): every index the step follows is checked so such a state raises instead of
+// reading out of bounds.
+void check_world(const World& w, const EnvConfig& cfg) {
+  auto fail = [](const std::string& what) { throw std::invalid_argument("set_state: corrupted snapshot (" + what + ")"); };
+  auto player_ok = [](int p) { return p >= -1 && p < kMaxPlayers; };
+  if (w.m.episode < 0) fail("episode");
+  for (int t = 0; t < 2; ++t)
+    if (w.team_size[t] != cfg.scenario[w.m.episode & 1].num_players[t]) fail("team size");
+  if (w.num_agents != num_agents(cfg)) fail("agent count");
+  for (int a = 0; a < w.num_agents; ++a) {
+    const Agent& ag = w.agents[a];
+    if (ag.team != (a < cfg.left_agents ? 0 : 1) || !player_ok(ag.player)) fail("agent");
+    if (ag.player >= 0 && team_of(ag.player) != ag.team) fail("agent player");
+    if (ag.direction < 0 || ag.direction > 8 || ag.pending_kick < 0 || ag.pending_kick >= kNumActions) fail("agent actions");
+    if (ag.checkpoints_collected < 0 || ag.checkpoints_collected > kNumCheckpoints) fail("checkpoints");
+  }
+  if (!player_ok(w.ball.owner) || !player_ok(w.ball.last_touch) || !player_ok(w.ball.pass_receiver)) fail("ball");
+  if (w.m.game_mode < 0 || w.m.game_mode >= kNumGameModes) fail("game mode");
+  if (w.m.restart_team < -1 || w.m.restart_team > 1 || !player_ok(w.m.taker)) fail("set piece");
+  if (w.m.last_owned_team < -1 || w.m.last_owned_team > 1) fail("possession");
+  for (int p = 0; p < kMaxPlayers; ++p) {
+    if (w.p.controlled_by[p] < -1 || w.p.controlled_by[p] >= w.num_agents) fail("player control");
+    if (w.p.role[p] < 0 || w.p.role[p] >= kNumRoles) fail("role");
+    if (w.p.slide_steps[p] < 0 || w.p.slide_steps[p] > kSlideSteps) fail("slide");
+  }
+}
+
 }  // namespace
 
 uint64_t config_fingerprint(const EnvConfig& cfg) {
@@ -40,6 +68,7 @@ uint64_t config_fingerprint(const EnvConfig& cfg) {
   uint64_t h = 1469598103934665603ULL;
   auto mix = [&h](const auto& v) { h = fingerprint_bytes(&v, sizeof(v), h); };
   mix(cfg.left_agents), mix(cfg.right_agents), mix(cfg.representation), mix(cfg.stack);
+  mix(cfg.scoring_weight), mix(cfg.checkpoint_weight);
   for (const ScenarioConfig& sc : cfg.scenario) {
     mix(sc.game_duration), mix(sc.deterministic), mix(sc.offsides), mix(sc.end_episode_on_score);
     mix(sc.end_episode_on_out_of_play), mix(sc.end_episode_on_possession_change);
@@ -244,6 +273,7 @@ void Batch::set_state(int i, const std::string& bytes) {
   std::vector<uint8_t> hist(history_.empty() ? 0 : hist_bytes);
   if (!hist.empty()) in.read_bytes(hist.data(), hist_bytes);
   if (!in.done()) throw std::invalid_argument("set_state: snapshot has trailing bytes");
+  check_world(w, cfg_);
   worlds_[i] = w;
   next_episode_[i] = episode;
   returns_[i] = ret;

@@ -74,8 +74,12 @@ bool try_pass(World& w, int player, int kind, Vec2 aim, float error_scale) {
   Vec2 target;
   float nominal = kind == kShortPass ? 15.0f : 30.0f;
   if (receiver >= 0) {
+    // Lead AI receivers by their run; an agent's receiver becomes the agent's to move
+    // (it stops unless told otherwise), so aim at its feet.
+    bool agent_team = false;
+    for (int a = 0; a < w.num_agents; ++a) agent_team |= w.agents[a].team == team_of(player);
     float guess_speed = kind == kShortPass ? 12.0f : 20.0f;
-    target = lead_target(w, receiver, from, guess_speed);
+    target = agent_team ? player_pos(w, receiver) : lead_target(w, receiver, from, guess_speed);
   } else {
     target = from + normalized(aim) * nominal;
   }

@@ -26,7 +26,7 @@ std::vector<FieldSpec> raw_fields(int n_own, int n_opp) {
     f.push_back({t + "_roles", {n}, "int32", 0, kNumRoles - 1, "role (0 GK .. 9 CF)"});
   }
   f.push_back({"score", {2}, "int32", 0, 1000, "goals (agent's team, opponents)"});
-  f.push_back({"steps_left", {}, "int32", 0, 1000000000, "steps until the time limit"});
+  f.push_back({"steps_left", {}, "int32", 0, 1000000, "steps until the time limit"});
   f.push_back({"game_mode", {}, "int32", 0, kNumGameModes - 1, "0 normal .. 6 penalty"});
   f.push_back({"active", {}, "int32", -1, kMaxTeamPlayers - 1, "index of the controlled player"});
   f.push_back({"designated", {}, "int32", -1, kMaxTeamPlayers - 1, "index of the designated player"});

@@ -141,7 +141,7 @@ void resolve_ball_control(World& w, const ScenarioConfig& sc) {
   for (int p = 0; p < kMaxPlayers; ++p) {
     if (!w.p.present[p] || w.p.kick_cooldown[p] > 0 || w.p.slide_steps[p] > 0) continue;
     bool keeper = keeper_may_handle(w, p);
-    float reach = keeper ? kKeeperReach : kControlRadius;
+    float reach = keeper ? kKeeperReach : (p == b.pass_receiver ? kReceiverRadius : kControlRadius);
     float max_z = keeper ? kKeeperReachHeight : kFieldReachHeight;
     if (b.z > max_z) continue;
     float dx = w.p.x[p] - b.x, dy = w.p.y[p] - b.y;

@@ -8,8 +8,14 @@ _DTYPES = {"float32": np.float32, "int32": np.int32, "uint8": np.uint8, "bool": 
 
 
 def field_space(shape, dtype: str, low: float, high: float, leading=()):
+    """Box for arrays; Discrete (MultiDiscrete with a leading agent axis) for integer scalars."""
     dt = _DTYPES[dtype]
     full = tuple(leading) + tuple(shape)
+    if dt is np.int32 and len(shape) == 0:
+        n = int(high) - int(low) + 1
+        if not leading:
+            return spaces.Discrete(n, start=int(low))
+        return spaces.MultiDiscrete(np.full(leading, n), start=np.full(leading, int(low)))
     if dt is np.float32:
         low = -np.inf if low <= -1e6 else low
         high = np.inf if high >= 1e6 else high
@@ -37,5 +43,9 @@ class FieldSlicer:
     def split(self, rows: np.ndarray, leading=()):
         out = {}
         for name, begin, end, shape, dt in self.items:
-            out[name] = rows[..., begin:end].reshape(tuple(leading) + shape).astype(dt)
+            if dt is np.int32 and not shape:  # an integer scalar: matches its Discrete space
+                value = rows[..., begin].astype(np.int64)
+                out[name] = value.reshape(leading) if leading else np.int64(value)
+            else:
+                out[name] = rows[..., begin:end].reshape(tuple(leading) + shape).astype(dt)
         return out

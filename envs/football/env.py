@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import gymnasium as gym
 
-from trackfield.core.config import config_from_kwargs
+from trackfield.core.config import check_int, config_from_kwargs
 from trackfield.football.config import FootballConfig
 from trackfield.football.engine import ACTION_NAMES, FootballEngine
 from trackfield.football.scenarios import load_scenario
@@ -140,6 +140,8 @@ class FootballEnv(gym.Env):
         return self._engine
 
     def reset(self, *, seed=None, options=None):
+        if seed is not None:
+            check_int("seed", seed, 0, 2**64 - 1)
         super().reset(seed=seed)
         if seed is None and not self._ever_reset:
             # First reset without a seed: draw one, as Gymnasium envs do. Later unseeded

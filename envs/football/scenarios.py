@@ -62,7 +62,9 @@ class _ScenarioConfigView:
             raise ScenarioError(f"{self._where()}: unknown config field {name!r}; valid fields: {sorted(CONFIG_FIELDS)}")
         if kind is bool and not isinstance(value, (bool, int)):
             raise ScenarioError(f"{self._where()}: config field {name!r} must be a bool, got {value!r}")
-        if kind in (int, float) and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ScenarioError(f"{self._where()}: config field {name!r} must be an int, got {value!r}")
+        if kind is float and (isinstance(value, bool) or not isinstance(value, (int, float))):
             raise ScenarioError(f"{self._where()}: config field {name!r} must be a number, got {value!r}")
         value = kind(value)
         if name.endswith("difficulty") and not 0.0 <= value <= 1.0:

@@ -47,7 +47,7 @@ class FootballVectorEnv(VectorEnv):
         if isinstance(seed, (list, tuple)):
             raise ValueError("seed must be one int: world i is seeded from (seed, i)")
         if seed is not None:
-            check_int("seed", seed, 0)
+            check_int("seed", seed, 0, 2**64 - 1)
             self._engine.batch.reset_all(seed)
         elif not self._ever_reset:
             self._engine.batch.reset_all(int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1))

@@ -1,0 +1,111 @@
+"""Shared helpers for the trackfield test suite.
+
+Scenario files are written in GRF's format (``from . import *`` plus
+``build_scenario(builder)``) so tests can construct exact situations and load them
+with ``trackfield.make(path, ...)``.
+"""
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+import pytest
+
+import trackfield
+
+SCENARIO_HEADER = "from . import *\n\n\ndef build_scenario(builder):\n"
+
+# Scenario config of GRF's academy files: every end-of-episode flag on, no offside.
+ACADEMY_FLAGS = dict(
+    offsides=False,
+    end_episode_on_score=True,
+    end_episode_on_out_of_play=True,
+    end_episode_on_possession_change=True,
+)
+# No end-of-episode flag: only the time limit ends an episode.
+NO_END_FLAGS = dict(
+    offsides=False,
+    end_episode_on_score=False,
+    end_episode_on_out_of_play=False,
+    end_episode_on_possession_change=False,
+)
+
+ALL_SCENARIOS = trackfield.list_scenarios("football")
+
+
+def write_scenario(tmp_path, body: str, name: str = "scenario") -> str:
+    """Writes a GRF-style scenario file whose build_scenario runs ``body``; returns its path.
+
+    ``body`` is the function body (any indentation; it is dedented and re-indented).
+    """
+    path = tmp_path / f"{name}.py"
+    text = textwrap.indent(textwrap.dedent(body).strip("\n"), "    ")
+    path.write_text(SCENARIO_HEADER + text + "\n")
+    return str(path)
+
+
+def scenario_body(ball, left, right, **config) -> str:
+    """The body of build_scenario for a line-up.
+
+    ``ball`` is (x, y); ``left`` / ``right`` are lists of ``(x, y, role)`` or
+    ``(x, y, role, lazy)`` in each team's own frame, role a name such as "GK" or "CF";
+    ``config`` sets ``builder.config()`` fields.
+    """
+    lines = [f"builder.config().{key} = {value!r}" for key, value in config.items()]
+    lines.append(f"builder.SetBallPosition({ball[0]!r}, {ball[1]!r})")
+    for team, players in (("e_Left", left), ("e_Right", right)):
+        lines.append(f"builder.SetTeam(Team.{team})")
+        for x, y, role, *rest in players:
+            extra = "".join(f", {value!r}" for value in rest)
+            lines.append(f"builder.AddPlayer({x!r}, {y!r}, e_PlayerRole_{role}{extra})")
+    return "\n".join(lines)
+
+
+def make_scenario(tmp_path, ball, left, right, name="scenario", **config) -> str:
+    """write_scenario(scenario_body(...)): a constructed situation as a scenario file."""
+    return write_scenario(tmp_path, scenario_body(ball, left, right, **config), name)
+
+
+@pytest.fixture
+def scenario_file(tmp_path):
+    """``scenario_file(ball, left, right, name=..., **config)`` -> path of a new scenario file."""
+
+    def make(ball, left, right, name="scenario", **config):
+        return make_scenario(tmp_path, ball, left, right, name=name, **config)
+
+    return make
+
+
+def random_actions(seed: int, n: int, shape=()):
+    """n arrays (or ints) of valid actions, reproducible from seed."""
+    rng = np.random.default_rng(seed)
+    if shape == ():
+        return [int(a) for a in rng.integers(0, 19, size=n)]
+    return [rng.integers(0, 19, size=shape) for _ in range(n)]
+
+
+def assert_obs_equal(a, b, where=""):
+    """Bitwise equality of two observations (arrays or raw dicts)."""
+    if isinstance(a, dict):
+        assert a.keys() == b.keys(), where
+        for key in a:
+            assert np.array_equal(a[key], b[key]), f"{where}: key {key!r} differs"
+    else:
+        assert np.array_equal(a, b), where
+
+
+def run_episode(env, actions, seed=None):
+    """Resets env (with seed) and steps it with actions until the episode ends or actions run out.
+
+    Returns lists (observations incl. the reset one, rewards, infos) and whether it ended.
+    """
+    obs, info = env.reset(seed=seed)
+    observations, rewards, infos = [obs], [], [info]
+    for action in actions:
+        obs, reward, terminated, truncated, info = env.step(action)
+        observations.append(obs)
+        rewards.append(reward)
+        infos.append(info)
+        if terminated or truncated:
+            return observations, rewards, infos, True
+    return observations, rewards, infos, False
