@@ -22,11 +22,6 @@ TeamView team_view(const ScenarioConfig& sc, int team) {
   return {team, team_difficulty(sc, team), sign, {sign * kHalfLength, 0.0f}, {-sign * kHalfLength, 0.0f}};
 }
 
-bool roll(World& w, float chance) {
-  if (w.m.deterministic) return chance >= 0.5f;
-  return rng_uniform(w.rng) < chance;
-}
-
 void move_towards(World& w, int p, Vec2 target, bool sprint) {
   Vec2 d = target - player_pos(w, p);
   float dist = length(d);
@@ -36,21 +31,6 @@ void move_towards(World& w, int p, Vec2 target, bool sprint) {
   w.p.want_vx[p] = v.x;
   w.p.want_vy[p] = v.y;
   w.p.sprinting[p] = sprint && dist > 2.0f;
-}
-
-float nearest_opponent_distance(const World& w, int team, Vec2 pos, int* who = nullptr) {
-  int opp = 1 - team;
-  float best = 1e30f;
-  for (int s = 0; s < w.team_size[opp]; ++s) {
-    int q = first_of(opp) + s;
-    if (!w.p.present[q]) continue;
-    float d = distance(player_pos(w, q), pos);
-    if (d < best) {
-      best = d;
-      if (who) *who = q;
-    }
-  }
-  return best;
 }
 
 // How free a pass lane from `from` to `to` is: the smallest distance of an opponent to it.
@@ -98,7 +78,7 @@ void decide_with_ball(World& w, int p, const TeamView& tv) {
   float shoot_range = 16.0f + 8.0f * tv.difficulty;
   if (to_goal < shoot_range && std::fabs(pos.y) < 14.0f) {
     float chance = 0.35f + 0.5f * (1.0f - to_goal / shoot_range);
-    if (roll(w, chance) || blunder) {
+    if (roll_chance(w, chance) || blunder) {
       shoot(w, p, tv.goal - pos, error);
       return;
     }

@@ -11,20 +11,9 @@ namespace {
 constexpr float kShotSpeed = 27.0f;
 constexpr float kMaxGroundPassSpeed = 26.0f;
 
-// Distance from the player to the nearest opponent: how pressed the kick is.
-float pressure_distance(const World& w, int player) {
-  int opp = 1 - team_of(player);
-  float best = 1e30f;
-  for (int s = 0; s < w.team_size[opp]; ++s) {
-    int q = first_of(opp) + s;
-    if (w.p.present[q]) best = std::fmin(best, distance(player_pos(w, q), player_pos(w, player)));
-  }
-  return best;
-}
-
 // Angular error (radians) of a kick; callers skip it in deterministic mode.
 float kick_error(World& w, int player, float base, float error_scale) {
-  float pressure = pressure_distance(w, player);
+  float pressure = nearest_opponent_distance(w, team_of(player), player_pos(w, player));
   float sigma = base * error_scale;
   if (pressure < 3.0f) sigma += 0.05f * (3.0f - pressure) / 3.0f;
   sigma += 0.04f * w.p.tired[player];

@@ -27,12 +27,27 @@ float control_chance(const World& w, int p, float ball_speed, bool keeper) {
   return clampf(chance, 0.12f, 1.0f);
 }
 
-bool roll(World& w, float chance) {
+}  // namespace
+
+bool roll_chance(World& w, float chance) {
   if (w.m.deterministic) return chance >= 0.5f;
   return rng_uniform(w.rng) < chance;
 }
 
-}  // namespace
+float nearest_opponent_distance(const World& w, int team, Vec2 pos, int* who) {
+  int opp = 1 - team;
+  float best = 1e30f;
+  for (int s = 0; s < w.team_size[opp]; ++s) {
+    int q = first_of(opp) + s;
+    if (!w.p.present[q]) continue;
+    float d = distance(player_pos(w, q), pos);
+    if (d < best) {
+      best = d;
+      if (who) *who = q;
+    }
+  }
+  return best;
+}
 
 void give_ball(World& w, int player) {
   w.ball.owner = player;
@@ -150,7 +165,7 @@ void resolve_ball_control(World& w, const ScenarioConfig& sc) {
   }
   if (best < 0) return;
   float speed = std::sqrt(b.vx * b.vx + b.vy * b.vy + b.vz * b.vz);
-  if (roll(w, control_chance(w, best, speed, best_keeper))) {
+  if (roll_chance(w, control_chance(w, best, speed, best_keeper))) {
     bool offside = w.m.offsides && w.p.offside_mark[best] && w.ball.last_touch >= 0 &&
                    team_of(w.ball.last_touch) == team_of(best) && w.m.game_mode == kModeNormal;
     if (offside) {

@@ -15,18 +15,13 @@ constexpr float kSlideFromBehindFoul = 0.6f;
 constexpr float kSlideFoulChance = 0.12f;
 constexpr float kYellowCardChance = 0.4f;
 
-bool roll(World& w, float chance) {
-  if (w.m.deterministic) return chance >= 0.5f;
-  return rng_uniform(w.rng) < chance;
-}
-
 bool in_penalty_box(Vec2 pos, int defending_team) {
   float goal_x = defending_team == 0 ? -kHalfLength : kHalfLength;
   return std::fabs(pos.x - goal_x) < kPenaltyBoxDepth && std::fabs(pos.y) < kPenaltyBoxHalfWidth;
 }
 
 void book(World& w, int p) {
-  if (!roll(w, kYellowCardChance)) return;
+  if (!roll_chance(w, kYellowCardChance)) return;
   if (++w.p.yellow_cards[p] >= 2) {
     w.p.present[p] = false;  // second yellow: sent off
     w.p.vx[p] = w.p.vy[p] = 0.0f;
@@ -122,7 +117,7 @@ void resolve_tackles(World& w, const ScenarioConfig& sc) {
       if (!reach_ball && !hit_carrier) continue;
       bool from_behind = w.p.face_x[q] * w.p.face_x[owner] + w.p.face_y[q] * w.p.face_y[owner] > 0.6f;
       float foul = !reach_ball ? 0.5f : (from_behind ? kSlideFromBehindFoul : kSlideFoulChance);
-      if (roll(w, foul)) {
+      if (roll_chance(w, foul)) {
         award_foul(w, q, carrier);
         return;
       }
@@ -149,11 +144,11 @@ void resolve_tackles(World& w, const ScenarioConfig& sc) {
     if (distance(player_pos(w, q), ball_pos(w)) > kTackleRadius) continue;
     float skill = w.p.controlled_by[q] >= 0 ? 1.0f : 0.5f + 0.5f * team_difficulty(sc, opp);
     float chance = kTackleChance * skill * (shielding ? 0.6f : 1.0f) * (1.0f - 0.3f * w.p.tired[q]);
-    if (roll(w, kTackleFoulChance)) {
+    if (roll_chance(w, kTackleFoulChance)) {
       award_foul(w, q, player_pos(w, owner));
       return;
     }
-    if (roll(w, chance)) {
+    if (roll_chance(w, chance)) {
       w.p.kick_cooldown[owner] = kKickCooldownSubsteps;
       give_ball(w, q);
       return;

@@ -48,6 +48,10 @@ inline const ScenarioConfig& scenario_of(const EnvConfig& cfg, const World& w) {
   return cfg.scenario[w.m.episode & 1];
 }
 void give_ball(World& w, int player);
+// True with probability `chance`; in deterministic mode, whenever chance >= 0.5.
+bool roll_chance(World& w, float chance);
+// Distance from `pos` to the nearest present player of the team opposing `team`.
+float nearest_opponent_distance(const World& w, int team, Vec2 pos, int* who = nullptr);
 void free_ball(World& w, Vec2 vel, float vz, int kicker);
 void start_set_piece(World& w, int mode, int team, Vec2 spot);
 
