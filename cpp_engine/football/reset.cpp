@@ -40,7 +40,7 @@ void reset_world(World& w, const EnvConfig& cfg, uint64_t seed, int episode) {
       Vec2 pos = scenario_to_world(s.x, s.y, team);
       w.p.x[p] = w.p.home_x[p] = pos.x;
       w.p.y[p] = w.p.home_y[p] = pos.y;
-      w.p.face_x[p] = team == 0 ? 1.0f : -1.0f;
+      w.p.face_x[p] = team == 0 ? 1.0f : -1.0f;  // turned towards the ball below
       w.p.role[p] = static_cast<int8_t>(s.role);
       w.p.lazy[p] = s.lazy;
       w.p.controllable[p] = s.controllable;
@@ -48,6 +48,15 @@ void reset_world(World& w, const EnvConfig& cfg, uint64_t seed, int episode) {
     }
   }
   Vec2 ball = scenario_to_world(sc.ball_x, sc.ball_y, 0);
+  // Everyone starts facing the ball. GRF's empty-goal files put the opposing keeper
+  // inside the goal it attacks: facing its attack direction, its first touch would
+  // carry the ball straight over that goal line.
+  for (int p = 0; p < kMaxPlayers; ++p) {
+    if (!w.p.present[p]) continue;
+    Vec2 face = normalized(ball - player_pos(w, p), {w.p.face_x[p], w.p.face_y[p]});
+    w.p.face_x[p] = face.x;
+    w.p.face_y[p] = face.y;
+  }
   w.ball.x = ball.x;
   w.ball.y = ball.y;
   w.ball.owner = w.ball.last_touch = w.ball.pass_receiver = -1;
