@@ -55,19 +55,26 @@ def bench_single(scenario: str, representation: str, seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def bench_vector(scenario: str, representation: str, num_envs: int, threads: int, seconds: float) -> float:
+def bench_vector(scenario: str, representation: str, num_envs: int, threads: int, seconds: float,
+                 engine_only: bool = False) -> float:
+    """Steps/s of ``trackfield.vector.make`` (or, with engine_only, of its C++ batch alone)."""
     import trackfield
 
     envs = trackfield.vector.make(scenario, num_envs=num_envs, num_threads=threads, representation=representation)
     envs.reset(seed=0)
     rng = np.random.default_rng(0)
     actions = rng.integers(0, 19, size=(64, num_envs), dtype=np.int32)
+    batch = envs.unwrapped._engine.batch
     steps = 0
     start = time.perf_counter()
     deadline = start + seconds
     while True:
         for a in actions:
-            envs.step(a)
+            if engine_only:
+                envs.unwrapped._engine.actions[:, 0] = a
+                batch.step()
+            else:
+                envs.step(a)
         steps += len(actions) * num_envs
         if time.perf_counter() > deadline:
             break
@@ -92,25 +99,32 @@ def main(argv=None) -> None:
         for rep in args.representations:
             single = bench_single(scenario, rep, args.seconds)
             rates = {t: bench_vector(scenario, rep, args.envs, t, args.seconds) for t in args.threads}
+            engine = {t: bench_vector(scenario, rep, args.envs, t, args.seconds, engine_only=True)
+                      for t in args.threads}
             record = {"domain": args.domain, "scenario": scenario, "representation": rep, "envs": args.envs,
                       "agents": 1, "single_env_steps_per_s": round(single),
-                      "vector_steps_per_s": {str(t): round(r) for t, r in rates.items()}, "commit": commit}
+                      "vector_steps_per_s": {str(t): round(r) for t, r in rates.items()},
+                      "engine_only_steps_per_s": {str(t): round(r) for t, r in engine.items()}, "commit": commit}
             print(json.dumps(record), flush=True)
-            rows.append((scenario, rep, single, rates))
+            rows.append((scenario, rep, single, rates, engine))
 
     print()
     t_lo, t_hi = min(args.threads), max(args.threads)
     header = (f"{'scenario':28} {'repr':11} {'single':>9} " + " ".join(f"{f'vec x{t}thr':>11}" for t in args.threads)
-              + f" {'vec/single':>10} {'per-core':>9} {'/target':>7} {f'{t_hi}thr/{t_lo}thr':>9} {'vs GRF':>7}")
+              + f" {'vec/single':>10} {'per-core':>9} {'/target':>7} {f'{t_hi}thr/{t_lo}thr':>9}"
+              + f" {'engine ' + str(t_hi) + '/' + str(t_lo):>10} {'vs GRF':>7}")
     print(header)
-    for scenario, rep, single, rates in rows:
+    for scenario, rep, single, rates, engine in rows:
         per_core = rates[t_lo] / t_lo
         scaling = rates[t_hi] / rates[t_lo] if t_hi != t_lo else 1.0
+        engine_scaling = engine[t_hi] / engine[t_lo] if t_hi != t_lo else 1.0
         grf = GRF_STEPS_PER_SECOND.get((scenario, rep))
         vs_grf = f"{per_core / grf:6.0f}x" if grf else "      -"
         print(f"{scenario:28} {rep:11} {single:9.0f} " + " ".join(f"{rates[t]:11.0f}" for t in args.threads)
               + f" {rates[t_lo] / single:9.1f}x {per_core:9.0f} {per_core / TARGET_PER_CORE:6.2f}x"
-              + f" {scaling:8.2f}x {vs_grf}")
+              + f" {scaling:8.2f}x {engine_scaling:9.2f}x {vs_grf}")
+    print("\nper-core: vector steps/s on the fewest threads / threads; /target: per-core / 50,000; "
+          "engine: the C++ batch.step alone (no Python per step), showing how the engine scales.")
 
 
 if __name__ == "__main__":
