@@ -146,8 +146,7 @@ void step_ball_motion(World& w) {
   b.y += b.vy * kDt;
 }
 
-void resolve_ball_control(World& w, const ScenarioConfig& sc) {
-  (void)sc;
+void resolve_ball_control(World& w) {
   Ball& b = w.ball;
   if (b.owner >= 0) return;
   int best = -1;

@@ -88,8 +88,7 @@ void reset_world(World& w, const EnvConfig& cfg, uint64_t seed, int episode) {
   select_active_players(w);
 }
 
-void place_kickoff(World& w, const ScenarioConfig& sc, int kicking_team) {
-  (void)sc;
+void place_kickoff(World& w, int kicking_team) {
   for (int p = 0; p < kMaxPlayers; ++p) {
     if (!w.p.present[p]) continue;
     int team = team_of(p);

@@ -158,8 +158,7 @@ void resolve_tackles(World& w, const ScenarioConfig& sc) {
 
 // Runs once per step while play is stopped: the taker walks up, opponents keep their
 // distance, and after kSetPieceDelaySteps the taker may play the ball.
-void run_set_piece(World& w, const ScenarioConfig& sc) {
-  (void)sc;
+void run_set_piece(World& w) {
   ++w.m.mode_steps;
   Vec2 spot{w.m.restart_x, w.m.restart_y};
   int team = w.m.restart_team;

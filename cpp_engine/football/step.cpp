@@ -10,7 +10,7 @@ void step_world(World& w, const EnvConfig& cfg, const int32_t* actions) {
   const int prev_mode = w.m.game_mode;
   w.m.goal_this_step[0] = w.m.goal_this_step[1] = false;
 
-  if (w.m.game_mode != kModeNormal) run_set_piece(w, sc);
+  if (w.m.game_mode != kModeNormal) run_set_piece(w);
   apply_agent_actions(w, actions);
   run_ai(w, sc);
   for (int sub = 0; sub < kSubsteps; ++sub) {
@@ -18,7 +18,7 @@ void step_world(World& w, const EnvConfig& cfg, const int32_t* actions) {
     if (w.m.game_mode != kModeNormal && w.ball.owner < 0) break;  // stopped: the ball waits
     step_ball_motion(w);
     if (check_goal_or_out(w)) break;
-    resolve_ball_control(w, sc);
+    resolve_ball_control(w);
   }
   resolve_tackles(w, sc);
   update_stamina(w);
@@ -40,8 +40,8 @@ void step_world(World& w, const EnvConfig& cfg, const int32_t* actions) {
   w.m.truncated = !w.m.terminated && w.m.steps > sc.game_duration;
   if (w.m.terminated || w.m.truncated) return;
 
-  if (scored) place_kickoff(w, sc, w.m.goal_this_step[0] ? 1 : 0);
-  if (w.m.steps == sc.second_half) place_kickoff(w, sc, 1);
+  if (scored) place_kickoff(w, w.m.goal_this_step[0] ? 1 : 0);
+  if (w.m.steps == sc.second_half) place_kickoff(w, 1);
 }
 
 }  // namespace trackfield::football

@@ -11,7 +11,7 @@ namespace trackfield::football {
 
 // reset.cpp: place the line-ups and the ball for a new episode.
 void reset_world(World& w, const EnvConfig& cfg, uint64_t seed, int episode);
-void place_kickoff(World& w, const ScenarioConfig& sc, int kicking_team);
+void place_kickoff(World& w, int kicking_team);
 
 // control.cpp: agents' actions -> active players' intents, sticky flags, kicks.
 void apply_agent_actions(World& w, const int32_t* actions);
@@ -28,12 +28,12 @@ int choose_pass_receiver(const World& w, int player, Vec2 aim, int kind);
 // physics.cpp: one substep of player and ball motion, possession and ball control.
 void step_player_motion(World& w);
 void step_ball_motion(World& w);
-void resolve_ball_control(World& w, const ScenarioConfig& sc);
+void resolve_ball_control(World& w);
 
 // rules.cpp: goals, ball out of play, tackles, fouls, offside, set pieces.
 bool check_goal_or_out(World& w);  // true if play stopped this substep
 void resolve_tackles(World& w, const ScenarioConfig& sc);
-void run_set_piece(World& w, const ScenarioConfig& sc);
+void run_set_piece(World& w);
 void update_stamina(World& w);
 
 // reward.cpp
