@@ -82,6 +82,9 @@ class FootballEnv(gym.Env):
     | checkpoints | 1 with `rewards="scoring,checkpoints"`, else 0 | +0.1 the first time the agent's player carries the ball into each of 10 zones nearer the opponent goal (distance <= 0.99 - k * 0.8 / 9); on scoring, all unpaid checkpoints are paid; at most 1 per episode |
 
     `info["reward_components"]` reports both components every step, weighted or not.
+    `info` also holds `score` (left goals, right goals), `steps`, `game_mode` and
+    `ball_owned_team` (-1, 0 left, 1 right): absolute sides, unlike the observation,
+    which is seen from the agent's side.
 
     ## Starting State
     The scenario's line-ups and ball position. With `deterministic=False` (GRF's
