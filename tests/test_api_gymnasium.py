@@ -8,6 +8,7 @@ from gymnasium.utils.env_checker import check_env as gym_check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import trackfield
+from trackfield.football.vector import FootballVectorEnv
 from conftest import ALL_SCENARIOS
 
 REPRESENTATIONS = ("raw", "simple115v2", "smm")
@@ -133,18 +134,14 @@ def test_gymnasium_make_same_as_trackfield_make():
             break
 
 
-def test_gymnasium_make_vec_sync():
-    envs = gymnasium.make_vec("trackfield/Academy3Vs1WithKeeper-v0", num_envs=3, vectorization_mode="sync")
-    obs, _ = envs.reset(seed=0)
-    assert obs.shape == (3, 115)
-    obs, rewards, terminated, truncated, _ = envs.step(envs.action_space.sample())
-    assert obs.shape == (3, 115) and rewards.shape == (3,)
-    envs.close()
-
-
-def test_gymnasium_make_vec_vector_entry_point():
-    envs = gymnasium.make_vec("trackfield/Academy3Vs1WithKeeper-v0", num_envs=3)
-    assert isinstance(envs.unwrapped, trackfield.football.vector.FootballVectorEnv)
+@pytest.mark.parametrize("mode,expected_type", [
+    ("sync", gymnasium.vector.SyncVectorEnv),
+    (None, FootballVectorEnv),  # the registered C++ vector entry point
+])
+def test_gymnasium_make_vec(mode, expected_type):
+    kwargs = {"vectorization_mode": mode} if mode else {}
+    envs = gymnasium.make_vec("trackfield/Academy3Vs1WithKeeper-v0", num_envs=3, **kwargs)
+    assert isinstance(envs.unwrapped, expected_type)
     obs, _ = envs.reset(seed=0)
     assert obs.shape == (3, 115)
     obs, rewards, terminated, truncated, _ = envs.step(envs.action_space.sample())
