@@ -34,7 +34,7 @@ def make_vec(name: str, num_envs: int, num_threads: int | None = None, **config)
 
 def parallel_env(name: str, **config):
     """A PettingZoo ParallelEnv: one agent per controlled player."""
-    from trackfield.core.pettingzoo import FootballParallelEnv
+    from trackfield.football.pettingzoo import FootballParallelEnv
 
     return FootballParallelEnv(name, **config)
 

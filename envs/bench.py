@@ -71,7 +71,7 @@ def bench_vector(scenario: str, representation: str, num_envs: int, threads: int
     while True:
         for a in actions:
             if engine_only:
-                envs.unwrapped._engine.actions[:, 0] = a
+                envs.unwrapped._engine.actions[:, 0, 0] = a
                 batch.step()
             else:
                 envs.step(a)

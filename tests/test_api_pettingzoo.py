@@ -10,7 +10,7 @@ from gymnasium import spaces
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test
 
 import trackfield
-from trackfield.core.pettingzoo import FootballParallelEnv
+from trackfield.football.pettingzoo import FootballParallelEnv
 
 SCENARIO = "academy_3_vs_1_with_keeper"  # 4 left players (keeper + 3), 2 right (keeper + 1)
 

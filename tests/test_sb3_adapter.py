@@ -191,7 +191,7 @@ def test_rgb_array_images():
 
 
 def test_rejects_multi_agent_worlds():
-    with pytest.raises(ValueError, match="one controlled player"):
+    with pytest.raises(ValueError, match="one agent per world"):
         to_sb3(trackfield.vector.make("academy_3_vs_1_with_keeper", num_envs=2, num_threads=1,
                                       number_of_left_players_agent_controls=2))
 

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <memory>
 
-#include "bindings/buffers.h"
+#include "bindings/batch.h"
 #include "football/batch.h"
 #include "football/obs.h"
 #include "football/render.h"
@@ -21,12 +21,6 @@ namespace trackfield::bindings {
 namespace fb = trackfield::football;
 
 namespace {
-
-// Owns the numpy buffers so they outlive the engine's raw pointers to them.
-struct PyBatch {
-  py::array obs, final_obs, actions, rewards, reward_components, terminated, truncated, episode_stats, status;
-  std::unique_ptr<fb::Batch> batch;
-};
 
 void check_finite(float v, const char* name) {
   if (!std::isfinite(v)) throw py::value_error(std::string(name) + " must be finite");
@@ -57,49 +51,12 @@ py::list player_list(const fb::ScenarioConfig& sc, int team) {
   return out;
 }
 
-std::unique_ptr<PyBatch> make_batch(const fb::EnvConfig& cfg, int num_envs, int num_threads, bool autoreset,
-                                    py::array obs, py::array final_obs, py::array actions, py::array rewards,
-                                    py::array reward_components, py::array terminated, py::array truncated,
-                                    py::array episode_stats, py::array status) {
-  if (num_envs < 1) throw py::value_error("num_envs must be at least 1");
-  if (num_threads < 1) throw py::value_error("num_threads must be at least 1");
-  auto pb = std::make_unique<PyBatch>();
-  pb->obs = obs, pb->final_obs = final_obs, pb->actions = actions, pb->rewards = rewards;
-  pb->reward_components = reward_components, pb->terminated = terminated, pb->truncated = truncated;
-  pb->episode_stats = episode_stats, pb->status = status;
-  // Validate sizes against a throwaway batch's layout before binding the real buffers.
-  fb::BatchBuffers none;
-  fb::Batch probe(cfg, 1, 1, false, none);
-  const size_t n = num_envs, a = fb::num_agents(cfg), per_agent = probe.obs_size();
-  fb::BatchBuffers b;
-  if (cfg.representation == fb::kSmm) {
-    b.obs = checked_buffer<uint8_t>(pb->obs, "obs", n * a * per_agent);
-    b.final_obs = checked_buffer<uint8_t>(pb->final_obs, "final_obs", n * a * per_agent);
-  } else {
-    b.obs = checked_buffer<float>(pb->obs, "obs", n * a * per_agent);
-    b.final_obs = checked_buffer<float>(pb->final_obs, "final_obs", n * a * per_agent);
-  }
-  b.actions = checked_buffer<int32_t>(pb->actions, "actions", n * a);
-  b.rewards = checked_buffer<float>(pb->rewards, "rewards", n * a);
-  b.reward_components = checked_buffer<float>(pb->reward_components, "reward_components", n * a * fb::kNumRewardComponents);
-  b.terminated = checked_buffer<bool>(pb->terminated, "terminated", n);
-  b.truncated = checked_buffer<bool>(pb->truncated, "truncated", n);
-  b.episode_stats = checked_buffer<float>(pb->episode_stats, "episode_stats", n * fb::kNumEpisodeStats);
-  b.status = checked_buffer<int32_t>(pb->status, "status", n * fb::kNumStatus);
-  pb->batch = std::make_unique<fb::Batch>(cfg, num_envs, num_threads, autoreset, b);
-  return pb;
-}
-
-fb::Batch& batch_of(PyBatch& pb) { return *pb.batch; }
-
 }  // namespace
 
 void bind_football(py::module_& m) {
   m.attr("MAX_TEAM_PLAYERS") = fb::kMaxTeamPlayers;
   m.attr("NUM_ACTIONS") = fb::kNumActions;
   m.attr("NUM_REWARD_COMPONENTS") = fb::kNumRewardComponents;
-  m.attr("NUM_EPISODE_STATS") = static_cast<int>(fb::kNumEpisodeStats);
-  m.attr("NUM_STATUS") = static_cast<int>(fb::kNumStatus);
   m.attr("SMM_SHAPE") = py::make_tuple(fb::kSmmHeight, fb::kSmmWidth, fb::kSmmChannels);
   m.attr("SIMPLE115_SIZE") = fb::kSimple115Size;
   m.attr("REPRESENTATIONS") = py::dict("raw"_a = static_cast<int>(fb::kRaw),
@@ -144,40 +101,12 @@ void bind_football(py::module_& m) {
   m.def("raw_fields", [](int n_own, int n_opp) {
     if (n_own < 1 || n_own > fb::kMaxTeamPlayers || n_opp < 1 || n_opp > fb::kMaxTeamPlayers)
       throw py::value_error("team sizes must be in [1, 11]");
-    py::list out;
-    for (const FieldSpec& f : fb::raw_fields(n_own, n_opp))
-      out.append(py::make_tuple(f.name, py::tuple(py::cast(f.shape)), f.dtype, f.low, f.high, f.description));
-    return out;
+    return field_list(fb::raw_fields(n_own, n_opp));
   }, "GRF's raw observation fields as (name, shape, dtype, low, high, description), in row order.");
 
-  py::class_<PyBatch>(m, "Batch", "A batch of football worlds stepped in C++ over a thread pool.")
-      .def(py::init(&make_batch), py::arg("config"), py::arg("num_envs"), py::arg("num_threads"),
-           py::arg("autoreset"), py::arg("obs"), py::arg("final_obs"), py::arg("actions"), py::arg("rewards"),
-           py::arg("reward_components"), py::arg("terminated"), py::arg("truncated"), py::arg("episode_stats"),
-           py::arg("status"))
-      .def_property_readonly("num_envs", [](PyBatch& pb) { return pb.batch->num_envs(); })
-      .def_property_readonly("num_agents", [](PyBatch& pb) { return pb.batch->num_agents(); })
-      .def_property_readonly("num_threads", [](PyBatch& pb) { return pb.batch->num_threads(); })
-      .def_property_readonly("obs_size", [](PyBatch& pb) { return pb.batch->obs_size(); })
-      .def("reset_all", [](PyBatch& pb, uint64_t seed) {
-        py::gil_scoped_release release;
-        batch_of(pb).reset_all(seed);
-      }, py::arg("seed"))
-      .def("reset_one", [](PyBatch& pb, int i, py::object seed) {
-        bool seeded = !seed.is_none();
-        batch_of(pb).reset_one(i, seeded ? seed.cast<uint64_t>() : 0, seeded);
-      }, py::arg("index"), py::arg("seed") = py::none())
-      .def("step", [](PyBatch& pb) {
-        batch_of(pb).check_actions();
-        py::gil_scoped_release release;
-        batch_of(pb).step();
-      }, "Steps every world with the actions buffer; writes all outputs in place.")
-      .def("get_state", [](PyBatch& pb, int i) { return py::bytes(batch_of(pb).get_state(i)); },
-           py::arg("index") = 0)
-      .def("set_state", [](PyBatch& pb, int i, py::bytes state) {
-        batch_of(pb).set_state(i, std::string(state));
-      }, py::arg("index"), py::arg("state"))
-      .def("render", [](PyBatch& pb, int i, int width) {
+  using PyFootballBatch = PyBatch<fb::FootballDomain>;
+  bind_batch<fb::FootballDomain>(m, "A batch of football worlds stepped in C++ over a thread pool.")
+      .def("render", [](PyFootballBatch& pb, int i, int width) {
         if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
         if (width < 96 || width > 4096) throw py::value_error("width must be in [96, 4096]");
         int height = fb::render_height(width);
@@ -185,7 +114,7 @@ void bind_football(py::module_& m) {
         fb::render_rgb(pb.batch->world(i), width, height, img.mutable_data());
         return img;
       }, py::arg("index") = 0, py::arg("width") = 480, "An RGB top-down picture of world `index`.")
-      .def("active_players", [](PyBatch& pb, int i) {
+      .def("active_players", [](PyFootballBatch& pb, int i) {
         if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
         const fb::World& w = pb.batch->world(i);
         py::list out;

@@ -1,20 +1,19 @@
+// Football's side of the shared batch: layout, config and snapshot checks, and the
+// per-world outputs (frames, rewards, live mask, info) the batch copies out.
 #include "football/batch.h"
 
-#include <cstring>
 #include <stdexcept>
+#include <string>
 
 #include "common/snapshot.h"
 #include "football/obs.h"
 #include "football/step.h"
 
+template class trackfield::Batch<trackfield::football::FootballDomain>;
+
 namespace trackfield::football {
 
-namespace {
-
-constexpr uint32_t kSnapshotMagic = 0x42465446;  // "FTFB"
-constexpr uint32_t kSnapshotVersion = 1;
-
-void check_config(const EnvConfig& cfg) {
+void FootballDomain::check_config(const Config& cfg) {
   for (int parity = 0; parity < 2; ++parity) {
     const ScenarioConfig& sc = cfg.scenario[parity];
     for (int t = 0; t < 2; ++t)
@@ -31,12 +30,106 @@ void check_config(const EnvConfig& cfg) {
   if (cfg.stack < 1 || cfg.stack > 16) throw std::invalid_argument("stack must be in [1, 16]");
   if (cfg.representation == kRaw && cfg.stack != 1)
     throw std::invalid_argument("the raw representation cannot be stacked");
+  if (cfg.representation != kRaw && cfg.representation != kSimple115 && cfg.representation != kSmm)
+    throw std::invalid_argument("unknown representation");
+}
+
+BatchLayout FootballDomain::layout(const Config& cfg) {
+  BatchLayout l;
+  if (cfg.representation == kSmm) {
+    l.frame_shape = {kSmmHeight, kSmmWidth, kSmmChannels};
+    l.obs_dtype = "uint8";
+  } else if (cfg.representation == kSimple115) {
+    l.frame_shape = {kSimple115Size};
+  } else {
+    const int own = cfg.left_agents > 0 ? 0 : 1;
+    l.frame_shape = {raw_size(cfg.scenario[0].num_players[own], cfg.scenario[0].num_players[1 - own])};
+  }
+  l.stack = cfg.stack;
+  l.num_agents = num_agents(cfg);
+  l.action_size = 1;
+  l.discrete_actions = true;
+  l.action_low = {0};
+  l.action_high = {kNumActions - 1};
+  l.action_name = "football action";
+  l.reward_components = {"scoring", "checkpoints"};
+  l.episode_stats = {{"score", {2}, "int32", 0, 1000, "goals (left, right) at the end"}};
+  l.world_info = {
+      {"score", {2}, "int32", 0, 1000, "goals (left, right): absolute sides"},
+      {"steps", {}, "int32", 0, 1000000, "steps since reset"},
+      {"game_mode", {}, "int32", 0, kNumGameModes - 1, "0 normal .. 6 penalty"},
+      {"ball_owned_team", {}, "int32", -1, 1, "-1 nobody, 0 left, 1 right: absolute sides"},
+  };
+  return l;
+}
+
+uint64_t FootballDomain::fingerprint(const Config& cfg) {
+  // Field by field (never raw struct bytes: padding is not initialised).
+  uint64_t h = 1469598103934665603ULL;
+  auto mix = [&h](const auto& v) { h = fingerprint_bytes(&v, sizeof(v), h); };
+  mix(cfg.left_agents), mix(cfg.right_agents), mix(cfg.representation), mix(cfg.stack);
+  mix(cfg.scoring_weight), mix(cfg.checkpoint_weight);
+  for (const ScenarioConfig& sc : cfg.scenario) {
+    mix(sc.game_duration), mix(sc.deterministic), mix(sc.offsides), mix(sc.end_episode_on_score);
+    mix(sc.end_episode_on_out_of_play), mix(sc.end_episode_on_possession_change);
+    mix(sc.left_team_difficulty), mix(sc.right_team_difficulty), mix(sc.second_half);
+    mix(sc.ball_x), mix(sc.ball_y), mix(sc.num_players[0]), mix(sc.num_players[1]);
+    for (int t = 0; t < 2; ++t)
+      for (int s = 0; s < sc.num_players[t]; ++s) {
+        const PlayerSetup& p = sc.players[t][s];
+        mix(p.x), mix(p.y), mix(p.role), mix(p.lazy), mix(p.controllable);
+      }
+  }
+  return h;
+}
+
+void FootballDomain::reset(World& w, const Config& cfg, uint64_t seed, int episode) {
+  reset_world(w, cfg, seed, episode);
+}
+
+void FootballDomain::step(World& w, const Config& cfg, const void* actions) {
+  step_world(w, cfg, static_cast<const int32_t*>(actions));
+}
+
+void FootballDomain::write_frame(const World& w, const Config& cfg, int agent, void* frame) {
+  if (cfg.representation == kSimple115) write_obs_simple115(w, agent, static_cast<float*>(frame));
+  else if (cfg.representation == kSmm) write_obs_smm(w, agent, static_cast<uint8_t*>(frame));
+  else write_obs_raw(w, agent, static_cast<float*>(frame));
+}
+
+// Every controlled player is in play until the episode ends, when all leave at once.
+void FootballDomain::write_live(const World& w, const Config&, bool* live) {
+  const bool in_play = !(w.m.terminated || w.m.truncated);
+  for (int a = 0; a < w.num_agents; ++a) live[a] = in_play;
+}
+
+void FootballDomain::write_step_results(const World& w, const Config&, float* rewards, float* components,
+                                        bool* agent_terminated, bool* agent_truncated) {
+  for (int a = 0; a < w.num_agents; ++a) {
+    rewards[a] = w.reward[a];
+    for (int c = 0; c < kNumRewardComponents; ++c) components[a * kNumRewardComponents + c] = w.reward_components[a][c];
+    agent_terminated[a] = w.m.terminated;
+    agent_truncated[a] = w.m.truncated;
+  }
+}
+
+void FootballDomain::write_episode_stats(const World& w, const Config&, double* out) {
+  out[0] = w.m.score[0];
+  out[1] = w.m.score[1];
+}
+
+void FootballDomain::write_info(const World& w, const Config&, double* world_info, double*) {
+  world_info[0] = w.m.score[0];
+  world_info[1] = w.m.score[1];
+  world_info[2] = w.m.steps;
+  world_info[3] = w.m.game_mode;
+  world_info[4] = ball_owner_team(w);
 }
 
 // A snapshot's header can be intact while its payload is not (edited or corrupted
 // bytes): every index the step follows is checked so such a state raises instead of
 // reading out of bounds.
-void check_world(const World& w, const EnvConfig& cfg) {
+void FootballDomain::check_world(const World& w, const Config& cfg) {
   auto fail = [](const std::string& what) { throw std::invalid_argument("set_state: corrupted snapshot (" + what + ")"); };
   auto player_ok = [](int p) { return p >= -1 && p < kMaxPlayers; };
   if (w.m.episode < 0) fail("episode");
@@ -59,231 +152,6 @@ void check_world(const World& w, const EnvConfig& cfg) {
     if (w.p.role[p] < 0 || w.p.role[p] >= kNumRoles) fail("role");
     if (w.p.slide_steps[p] < 0 || w.p.slide_steps[p] > kSlideSteps) fail("slide");
   }
-}
-
-}  // namespace
-
-uint64_t config_fingerprint(const EnvConfig& cfg) {
-  // Field by field (never raw struct bytes: padding is not initialised).
-  uint64_t h = 1469598103934665603ULL;
-  auto mix = [&h](const auto& v) { h = fingerprint_bytes(&v, sizeof(v), h); };
-  mix(cfg.left_agents), mix(cfg.right_agents), mix(cfg.representation), mix(cfg.stack);
-  mix(cfg.scoring_weight), mix(cfg.checkpoint_weight);
-  for (const ScenarioConfig& sc : cfg.scenario) {
-    mix(sc.game_duration), mix(sc.deterministic), mix(sc.offsides), mix(sc.end_episode_on_score);
-    mix(sc.end_episode_on_out_of_play), mix(sc.end_episode_on_possession_change);
-    mix(sc.left_team_difficulty), mix(sc.right_team_difficulty), mix(sc.second_half);
-    mix(sc.ball_x), mix(sc.ball_y), mix(sc.num_players[0]), mix(sc.num_players[1]);
-    for (int t = 0; t < 2; ++t)
-      for (int s = 0; s < sc.num_players[t]; ++s) {
-        const PlayerSetup& p = sc.players[t][s];
-        mix(p.x), mix(p.y), mix(p.role), mix(p.lazy), mix(p.controllable);
-      }
-  }
-  return h;
-}
-
-Batch::Batch(const EnvConfig& cfg, int num_envs, int num_threads, bool autoreset, const BatchBuffers& buffers)
-    : cfg_(cfg),
-      num_envs_(num_envs),
-      num_agents_(football::num_agents(cfg)),
-      autoreset_(autoreset),
-      buf_(buffers),
-      pool_(num_threads) {
-  check_config(cfg);
-  if (num_envs < 1) throw std::invalid_argument("num_envs must be at least 1");
-  if (cfg.representation == kSmm) {
-    frame_pixels_ = kSmmHeight * kSmmWidth;
-    frame_channels_ = kSmmChannels;
-    elem_bytes_ = 1;
-  } else if (cfg.representation == kSimple115) {
-    frame_pixels_ = 1;
-    frame_channels_ = kSimple115Size;
-    elem_bytes_ = 4;
-  } else if (cfg.representation == kRaw) {
-    frame_pixels_ = 1;
-    frame_channels_ = raw_size(cfg.scenario[0].num_players[cfg.left_agents > 0 ? 0 : 1],
-                               cfg.scenario[0].num_players[cfg.left_agents > 0 ? 1 : 0]);
-    elem_bytes_ = 4;
-  } else {
-    throw std::invalid_argument("unknown representation");
-  }
-  frame_size_ = frame_pixels_ * frame_channels_;
-  worlds_.resize(num_envs);
-  next_episode_.assign(num_envs, 0);
-  returns_.assign(num_envs, 0.0f);
-  if (cfg.stack > 1) history_.assign(static_cast<size_t>(num_envs) * num_agents_ * cfg.stack * frame_size_ * elem_bytes_, 0);
-  fingerprint_ = config_fingerprint(cfg);
-}
-
-void* Batch::obs_ptr(void* base, int i) const {
-  return static_cast<uint8_t*>(base) + static_cast<size_t>(i) * num_agents_ * obs_size() * elem_bytes_;
-}
-
-void Batch::write_frame(int i, int agent, void* frame) {
-  const World& w = worlds_[i];
-  if (cfg_.representation == kSimple115) write_obs_simple115(w, agent, static_cast<float*>(frame));
-  else if (cfg_.representation == kSmm) write_obs_smm(w, agent, static_cast<uint8_t*>(frame));
-  else write_obs_raw(w, agent, static_cast<float*>(frame));
-}
-
-// With stacking, frames live in history_ as [stack][frame] (oldest first) and are
-// interleaved into the output as [pixel][stack][channel]: for vectors that is the
-// frames concatenated, for the mini map the channels of each pixel grouped in time.
-template <typename T>
-void Batch::write_obs_typed(int i, bool fresh, T* out) {
-  const int stack = cfg_.stack;
-  for (int a = 0; a < num_agents_; ++a) {
-    if (stack == 1) {
-      write_frame(i, a, out + static_cast<size_t>(a) * obs_size());
-      continue;
-    }
-    T* hist = reinterpret_cast<T*>(history_.data()) +
-              (static_cast<size_t>(i) * num_agents_ + a) * stack * frame_size_;
-    T* newest = hist + static_cast<size_t>(stack - 1) * frame_size_;
-    if (!fresh) std::memmove(hist, hist + frame_size_, sizeof(T) * frame_size_ * (stack - 1));
-    write_frame(i, a, newest);
-    if (fresh)
-      for (int t = 0; t < stack - 1; ++t) std::memcpy(hist + t * frame_size_, newest, sizeof(T) * frame_size_);
-  }
-  if (stack > 1) compose_stack(i);
-}
-
-void Batch::compose_stack(int i) {
-  const int stack = cfg_.stack;
-  const size_t C = frame_channels_ * elem_bytes_;
-  const size_t frame_bytes = frame_size_ * elem_bytes_;
-  uint8_t* out = static_cast<uint8_t*>(obs_ptr(buf_.obs, i));
-  const uint8_t* hist = history_.data() + static_cast<size_t>(i) * num_agents_ * stack * frame_bytes;
-  for (int a = 0; a < num_agents_; ++a) {
-    uint8_t* agent_out = out + static_cast<size_t>(a) * stack * frame_bytes;
-    const uint8_t* agent_hist = hist + static_cast<size_t>(a) * stack * frame_bytes;
-    for (int px = 0; px < frame_pixels_; ++px)
-      for (int t = 0; t < stack; ++t)
-        std::memcpy(agent_out + (static_cast<size_t>(px) * stack + t) * C,
-                    agent_hist + t * frame_bytes + static_cast<size_t>(px) * C, C);
-  }
-}
-
-void Batch::write_obs(int i, bool fresh, void* base) {
-  void* out = obs_ptr(base, i);
-  if (elem_bytes_ == 1) write_obs_typed(i, fresh, static_cast<uint8_t*>(out));
-  else write_obs_typed(i, fresh, static_cast<float*>(out));
-}
-
-void Batch::write_status(int i) {
-  const World& w = worlds_[i];
-  int32_t* st = buf_.status + static_cast<size_t>(i) * kNumStatus;
-  st[kStatusScoreLeft] = w.m.score[0];
-  st[kStatusScoreRight] = w.m.score[1];
-  st[kStatusSteps] = w.m.steps;
-  st[kStatusGameMode] = w.m.game_mode;
-  st[kStatusBallOwnedTeam] = ball_owner_team(w);
-}
-
-void Batch::start_episode(int i, uint64_t seed) {
-  reset_world(worlds_[i], cfg_, seed, next_episode_[i]++);
-  returns_[i] = 0.0f;
-  write_obs(i, true, buf_.obs);
-  write_status(i);
-}
-
-void Batch::reset_one(int i, uint64_t seed, bool seeded) {
-  if (i < 0 || i >= num_envs_) throw std::out_of_range("env index out of range");
-  uint64_t s = seeded ? splitmix64(seed ^ splitmix64(static_cast<uint64_t>(i) + 1)) : rng_next_u64(worlds_[i].rng);
-  if (seeded) next_episode_[i] = 0;
-  start_episode(i, s);
-  if (buf_.terminated) buf_.terminated[i] = false;
-  if (buf_.truncated) buf_.truncated[i] = false;
-}
-
-void Batch::reset_all(uint64_t seed) {
-  for (int i = 0; i < num_envs_; ++i) reset_one(i, seed, true);
-}
-
-void Batch::check_actions() const {
-  const int n = num_envs_ * num_agents_;
-  for (int k = 0; k < n; ++k) {
-    int a = buf_.actions[k];
-    if (a < 0 || a >= kNumActions)
-      throw std::invalid_argument("action " + std::to_string(a) + " at index " + std::to_string(k) +
-                                  " is outside the 19 football actions [0, 18]");
-  }
-}
-
-void Batch::step_range(int begin, int end) {
-  for (int i = begin; i < end; ++i) {
-    World& w = worlds_[i];
-    step_world(w, cfg_, buf_.actions + static_cast<size_t>(i) * num_agents_);
-    for (int a = 0; a < num_agents_; ++a) {
-      size_t k = static_cast<size_t>(i) * num_agents_ + a;
-      buf_.rewards[k] = w.reward[a];
-      for (int c = 0; c < kNumRewardComponents; ++c)
-        buf_.reward_components[k * kNumRewardComponents + c] = w.reward_components[a][c];
-    }
-    returns_[i] += w.reward[0];
-    buf_.terminated[i] = w.m.terminated;
-    buf_.truncated[i] = w.m.truncated;
-    write_obs(i, false, buf_.obs);
-    write_status(i);
-    if (!(w.m.terminated || w.m.truncated)) continue;
-    float* stats = buf_.episode_stats + static_cast<size_t>(i) * kNumEpisodeStats;
-    stats[kStatReturn] = returns_[i];
-    stats[kStatLength] = static_cast<float>(w.m.steps);
-    stats[kStatScoreLeft] = static_cast<float>(w.m.score[0]);
-    stats[kStatScoreRight] = static_cast<float>(w.m.score[1]);
-    if (autoreset_) {
-      std::memcpy(obs_ptr(buf_.final_obs, i), obs_ptr(buf_.obs, i),
-                  static_cast<size_t>(num_agents_) * obs_size() * elem_bytes_);
-      start_episode(i, rng_next_u64(w.rng));
-    }
-  }
-}
-
-void Batch::step() {
-  int chunk = std::max(1, num_envs_ / (pool_.size() * 8));
-  pool_.parallel_for(num_envs_, chunk, [this](int b, int e) { step_range(b, e); });
-}
-
-void Batch::refresh_obs(int i) { write_obs(i, true, buf_.obs); }
-
-std::string Batch::get_state(int i) const {
-  if (i < 0 || i >= num_envs_) throw std::out_of_range("env index out of range");
-  SnapshotWriter out(kSnapshotMagic, kSnapshotVersion, fingerprint_);
-  out.write(worlds_[i]);
-  out.write(next_episode_[i]);
-  out.write(returns_[i]);
-  if (!history_.empty()) {
-    size_t bytes = static_cast<size_t>(num_agents_) * cfg_.stack * frame_size_ * elem_bytes_;
-    out.write_bytes(history_.data() + i * bytes, bytes);
-  }
-  return out.finish();
-}
-
-void Batch::set_state(int i, const std::string& bytes) {
-  if (i < 0 || i >= num_envs_) throw std::out_of_range("env index out of range");
-  SnapshotReader in(bytes, kSnapshotMagic, kSnapshotVersion, fingerprint_, "football");
-  World w;
-  int episode;
-  float ret;
-  in.read(w);
-  in.read(episode);
-  in.read(ret);
-  size_t hist_bytes = static_cast<size_t>(num_agents_) * cfg_.stack * frame_size_ * elem_bytes_;
-  std::vector<uint8_t> hist(history_.empty() ? 0 : hist_bytes);
-  if (!hist.empty()) in.read_bytes(hist.data(), hist_bytes);
-  if (!in.done()) throw std::invalid_argument("set_state: snapshot has trailing bytes");
-  check_world(w, cfg_);
-  worlds_[i] = w;
-  next_episode_[i] = episode;
-  returns_[i] = ret;
-  if (!hist.empty()) std::memcpy(history_.data() + i * hist_bytes, hist.data(), hist_bytes);
-  // Rewrite the current observation from the restored state and history.
-  if (history_.empty()) write_obs(i, true, buf_.obs);
-  else compose_stack(i);
-  buf_.terminated[i] = w.m.terminated;
-  buf_.truncated[i] = w.m.truncated;
-  write_status(i);
 }
 
 }  // namespace trackfield::football

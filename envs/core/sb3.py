@@ -24,7 +24,7 @@ import numpy as np
 
 
 def to_sb3(vector_env):
-    """Wraps a trackfield vector env (one controlled player per world) as an SB3 ``VecEnv``."""
+    """Wraps a trackfield vector env (one agent per world) as an SB3 ``VecEnv``."""
     return _sb3_vec_env_class()(vector_env)
 
 
@@ -48,7 +48,7 @@ def _sb3_vec_env_class():
         raise ImportError("trackfield.core.sb3 needs stable-baselines3: pip install 'trackfield[train]'") from e
 
     class SB3VecEnv(VecEnv):
-        """A trackfield vector env (``FootballVectorEnv``) behind SB3's ``VecEnv`` API.
+        """A trackfield vector env (any domain's ``BatchVectorEnv``) behind SB3's ``VecEnv`` API.
 
         * ``step_wait`` returns ``(obs, rewards, dones, infos)`` with
           ``dones = terminated | truncated``; ``infos`` is a list of one dict per world
@@ -75,10 +75,10 @@ def _sb3_vec_env_class():
             mode = metadata.get("autoreset_mode")
             if mode is not None and getattr(mode, "name", str(mode)) != "SAME_STEP":
                 raise ValueError(f"SB3VecEnv needs a vector env with SAME_STEP autoreset, got {mode!r}")
-            num_agents = getattr(getattr(vector_env, "config", None), "num_agents", 1)
+            num_agents = getattr(vector_env, "num_agents", 1)
             if num_agents != 1:
-                raise ValueError(f"SB3VecEnv needs one controlled player per world, the vector env has {num_agents} "
-                                 "(use number_of_left_players_agent_controls=1, "
+                raise ValueError(f"SB3VecEnv needs one agent per world, the vector env has {num_agents} "
+                                 "(football: number_of_left_players_agent_controls=1, "
                                  "number_of_right_players_agent_controls=0)")
             self.vector_env = vector_env
             self._actions = None

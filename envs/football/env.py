@@ -1,16 +1,14 @@
 """FootballEnv: one football world behind the Gymnasium API."""
 from __future__ import annotations
 
-import numpy as np
-import gymnasium as gym
-
-from trackfield.core.config import check_int, config_from_kwargs
+from trackfield.core.config import config_from_kwargs
+from trackfield.core.single import BatchEnv
 from trackfield.football.config import FootballConfig
-from trackfield.football.engine import ACTION_NAMES, FootballEngine
+from trackfield.football.engine import ACTION_NAMES, make_engine
 from trackfield.football.scenarios import load_scenario
 
 
-class FootballEnv(gym.Env):
+class FootballEnv(BatchEnv):
     """Football in the manner of Google Research Football (GRF), simulated in C++.
 
     | | |
@@ -128,102 +126,8 @@ class FootballEnv(gym.Env):
     def __init__(self, scenario: str = "academy_empty_goal_close", **config):
         self.config = config_from_kwargs(FootballConfig, config, "FootballEnv")
         self.scenario = load_scenario(scenario)
-        self._engine = FootballEngine(self.scenario, self.config, num_envs=1, num_threads=1, autoreset=False)
-        self.observation_space = self._engine.observation_space
-        self.action_space = self._engine.action_space
-        self.render_mode = self.config.render_mode
-        self._num_agents = self.config.num_agents
-        self._actions = self._engine.actions
-        self._needs_reset = True
-        self._ever_reset = False
-        self._window = None
-
-    @property
-    def unwrapped_engine(self) -> FootballEngine:
-        return self._engine
-
-    def reset(self, *, seed=None, options=None):
-        if seed is not None:
-            check_int("seed", seed, 0, 2**64 - 1)
-        super().reset(seed=seed)
-        if seed is None and not self._ever_reset:
-            # First reset without a seed: draw one, as Gymnasium envs do. Later unseeded
-            # resets continue from the world's own generator, so a run stays reproducible.
-            seed = int(self.np_random.integers(0, 2**63 - 1))
-        self._engine.batch.reset_one(0, seed)
-        self._ever_reset = True
-        self._needs_reset = False
-        if self.render_mode == "human":
-            self.render()
-        return self._engine.world_obs(self._engine.obs, 0), self._engine.world_info(0)
-
-    def _set_actions(self, action):
-        if self._num_agents == 1:
-            if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
-                a = int(action)
-            else:
-                arr = np.asarray(action)
-                if arr.size != 1 or not np.issubdtype(arr.dtype, np.integer):
-                    raise ValueError(f"action must be an int in [0, 18], got {action!r}")
-                a = int(arr.reshape(()))
-            if not 0 <= a < 19:
-                raise ValueError(f"action must be an int in [0, 18], got {a}")
-            self._actions[0, 0] = a
-            return
-        arr = np.asarray(action)
-        if arr.shape != (self._num_agents,) or not np.issubdtype(arr.dtype, np.integer):
-            raise ValueError(f"action must be {self._num_agents} ints in [0, 18] (one per agent), got {action!r}")
-        if arr.min() < 0 or arr.max() >= 19:
-            raise ValueError(f"action values must be in [0, 18], got {arr.tolist()}")
-        self._actions[0] = arr
-
-    def step(self, action):
-        if self._needs_reset:
-            raise RuntimeError("step() called before reset() or after the episode ended; call reset()")
-        self._set_actions(action)
-        eng = self._engine
-        eng.batch.step()
-        terminated = bool(eng.terminated[0])
-        truncated = bool(eng.truncated[0])
-        self._needs_reset = terminated or truncated
-        reward = float(eng.rewards[0, 0]) if self._num_agents == 1 else eng.rewards[0].copy()
-        if self.render_mode == "human":
-            self.render()
-        return eng.world_obs(eng.obs, 0), reward, terminated, truncated, eng.world_info(0)
-
-    def render(self):
-        if self.render_mode is None:
-            return None
-        frame = self._engine.batch.render(0, self.config.render_width)
-        if self.render_mode == "rgb_array":
-            return frame
-        from trackfield.core.render import show_frame
-
-        self._window = show_frame(self._window, frame, self.metadata["render_fps"])
-        return None
-
-    def close(self):
-        if self._window is not None:
-            from trackfield.core.render import close_window
-
-            close_window(self._window)
-            self._window = None
-
-    def get_state(self) -> bytes:
-        """The world's full state (RNG, sticky actions and frame stack included) as bytes."""
-        return self._engine.batch.get_state(0)
-
-    def set_state(self, state: bytes) -> None:
-        """Restores a state from ``get_state()`` of an env with the same scenario and config."""
-        if not isinstance(state, (bytes, bytearray)):
-            raise TypeError(f"state must be bytes from get_state(), got {type(state).__name__}")
-        self._engine.batch.set_state(0, bytes(state))
-        self._ever_reset = True
-        self._needs_reset = bool(self._engine.terminated[0] or self._engine.truncated[0])
-
-    def observation(self):
-        """The current observation (as the last reset/step returned it)."""
-        return self._engine.world_obs(self._engine.obs, 0)
+        engine = make_engine(self.scenario, self.config, num_envs=1, num_threads=1, autoreset=False)
+        self._attach(engine, self.config.render_mode, self.config.render_width)
 
     @property
     def action_names(self):

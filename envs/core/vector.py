@@ -1,0 +1,100 @@
+"""BatchVectorEnv: many worlds of one domain stepped in one C++ call over threads.
+
+A domain's vector env validates its config, builds a
+:class:`~trackfield.core.engine.BatchEngine` with autoreset and hands it to
+:meth:`BatchVectorEnv._attach`.
+"""
+from __future__ import annotations
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from trackfield.core.config import check_int
+from trackfield.core.engine import BatchEngine
+
+
+class BatchVectorEnv(VectorEnv):
+    """``num_envs`` worlds; ``step`` runs them all inside C++ on ``num_threads``.
+
+    Worlds reset themselves in the same step their episode ends (Gymnasium's
+    SAME_STEP autoreset): the returned observation is the new episode's first, and
+    ``info["final_obs"]`` (mask ``info["_final_obs"]``) and ``info["final_info"]`` (a dict
+    of arrays with ``_key`` masks, as Gymnasium's own vector envs give) hold the ended
+    episode's last observation and info fields. ``info["episode"]`` holds return ``r``,
+    length ``l`` and the domain's episode statistics of ended episodes (mask
+    ``info["_episode"]``). ``info`` also holds the reward components and the domain's
+    info fields as arrays over worlds. World i is seeded from ``(seed, i)``, so world 0
+    reproduces the single env with the same seed, whatever the thread count.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["rgb_array"]}
+
+    def _attach(self, engine: BatchEngine, render_mode=None, render_width: int = 480) -> None:
+        self._engine = engine
+        self.num_envs = engine.num_envs
+        self.num_threads = engine.batch.num_threads
+        self.num_agents = engine.num_agents
+        self.render_mode = render_mode
+        self._render_width = render_width
+        self.single_observation_space = engine.world_observation_space()
+        self.single_action_space = engine.world_action_space()
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._lead = (self.num_envs,) if self.num_agents == 1 else (self.num_envs, self.num_agents)
+        self._ever_reset = False
+
+    def reset(self, *, seed=None, options=None):
+        if isinstance(seed, (list, tuple)):
+            raise ValueError("seed must be one int: world i is seeded from (seed, i)")
+        batch = self._engine.batch
+        if seed is not None:
+            check_int("seed", seed, 0, 2**64 - 1)
+            batch.reset_all(seed)
+        elif not self._ever_reset:
+            batch.reset_all(int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1))
+        else:
+            for i in range(self.num_envs):
+                batch.reset_one(i)
+        self._ever_reset = True
+        return self._engine.batch_obs(self._engine.obs), self._engine.batch_info()
+
+    def step(self, actions):
+        if not self._ever_reset:
+            raise RuntimeError("step() called before reset()")
+        eng = self._engine
+        eng.set_batch_actions(actions, self._lead)
+        eng.batch.step()
+        rewards = eng.rewards[:, 0].copy() if self.num_agents == 1 else eng.rewards.copy()
+        terminated = eng.terminated.copy()
+        truncated = eng.truncated.copy()
+        info = eng.batch_info()
+        if self.num_agents > 1:
+            info["live"] = eng.live.copy()
+        done = terminated | truncated
+        if done.any():
+            final_obs = np.empty(self.num_envs, dtype=object)
+            for i in np.flatnonzero(done):
+                final_obs[i] = eng.world_obs(eng.final_obs, i)
+            info["final_obs"], info["_final_obs"] = final_obs, done
+            info["final_info"], info["_final_info"] = eng.final_batch_info(done), done
+            info["episode"], info["_episode"] = eng.episode_info(done), done
+        return eng.batch_obs(eng.obs), rewards, terminated, truncated, info
+
+    def render(self):
+        if self.render_mode != "rgb_array":
+            return None
+        return tuple(self._engine.batch.render(i, self._render_width) for i in range(self.num_envs))
+
+    def get_state(self, index: int = 0) -> bytes:
+        """World ``index``'s full state as bytes."""
+        return self._engine.batch.get_state(index)
+
+    def set_state(self, index: int, state: bytes) -> None:
+        """Restores world ``index`` from a ``get_state()`` of the same scenario and config."""
+        if not isinstance(state, (bytes, bytearray)):
+            raise TypeError(f"state must be bytes from get_state(), got {type(state).__name__}")
+        self._engine.batch.set_state(index, bytes(state))
+
+    def close_extras(self, **kwargs):
+        pass
