@@ -71,7 +71,7 @@ class BatchEnv(gym.Env):
                 return
         if eng.num_agents == 1:
             if isinstance(action, (bool, np.bool_)):
-                raise ValueError(f"action must be {self._action_kind()} in {eng.bounds_text()}, got {action!r}")
+                raise ValueError(f"action must be {self._action_kind()} in {eng.bounds_text()}, not a boolean: {action!r}")
             error = eng.action_error(action)
             if error:
                 raise ValueError(f"action {error} ({self._action_kind()} in {eng.bounds_text()})")
