@@ -28,6 +28,10 @@ if os.environ.get("TRACKFIELD_NATIVE") == "1":
 if os.environ.get("TRACKFIELD_WERROR") == "1":
     compile_args.append("-Werror")
 link_args = ["-pthread"] if sys.platform.startswith("linux") else []
+if os.environ.get("TRACKFIELD_SANITIZE") == "1":  # `make asan`: address and undefined-behaviour sanitizers
+    sanitize = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer", "-g"]
+    compile_args = [a for a in compile_args if a != "-O3"] + ["-O1"] + sanitize
+    link_args += sanitize
 
 ext = Pybind11Extension(
     "trackfield._engine",

@@ -12,7 +12,7 @@ import pytest
 import trackfield
 from conftest import assert_obs_equal
 
-SNAPSHOT_HEADER_BYTES = 24  # magic u32, version u32, payload size u64, config fingerprint u64
+SNAPSHOT_HEADER_BYTES = 32  # magic u32, version u32, payload size u64, config fingerprint u64, checksum u64
 
 
 def record(env, actions):
@@ -202,12 +202,17 @@ _CORRUPT_PAYLOAD_SCRIPT = textwrap.dedent("""
     env = trackfield.make("academy_3_vs_1_with_keeper")
     env.reset(seed=0)
     state = bytearray(env.get_state())
-    # The payload starts with the world's team sizes (int32 x 2); make them absurd.
-    struct.pack_into("<ii", state, 24, 100000, -7)
+    # The payload starts with the world's team sizes (int32 x 2); make them absurd, and
+    # recompute the header's checksum (FNV-1a 64) so that the world's own checks must catch it.
+    struct.pack_into("<ii", state, 32, 100000, -7)
+    h = 0xcbf29ce484222325
+    for byte in state[32:]:
+        h = ((h ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    struct.pack_into("<Q", state, 24, h)
     try:
         env.set_state(bytes(state))
-    except ValueError:
-        print("REFUSED")
+    except ValueError as error:
+        print("REFUSED", error)
         sys.exit(0)
     for _ in range(5):
         env.step(0)
@@ -219,4 +224,4 @@ def test_corrupted_snapshot_payload_does_not_crash():
     result = subprocess.run([sys.executable, "-c", _CORRUPT_PAYLOAD_SCRIPT], capture_output=True,
                             text=True, timeout=120)
     assert result.returncode == 0, f"process died with {result.returncode}: {result.stderr[-500:]}"
-    assert "REFUSED" in result.stdout
+    assert "REFUSED" in result.stdout and "team size" in result.stdout, result.stdout

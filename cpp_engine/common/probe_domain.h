@@ -77,7 +77,7 @@ struct ProbeDomain {
   }
 
   static uint64_t fingerprint(const Config& c) {
-    uint64_t h = 1469598103934665603ULL;
+    uint64_t h = kFnvOffsetBasis;
     auto mix = [&h](const auto& v) { h = fingerprint_bytes(&v, sizeof(v), h); };
     mix(c.num_agents), mix(c.join_every), mix(c.max_steps), mix(c.stack), mix(c.image);
     return h;

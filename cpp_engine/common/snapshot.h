@@ -1,8 +1,11 @@
 // Snapshots: a world's state as bytes, and back.
 // Each domain keeps its whole per-world state in trivially copyable structs, so a
 // snapshot is a small header (magic, format version, payload size, a fingerprint of
-// the world's configuration) followed by the raw structs. Restoring checks the header,
-// so bytes from another domain, version or scenario are refused with a clear error.
+// the world's configuration, a checksum of the payload) followed by the raw structs.
+// Restoring checks the header, so bytes from another domain, version or scenario, or
+// damaged bytes, are refused with a clear error; the checksum also keeps damaged
+// booleans and enums from ever reaching the step (where they would be undefined
+// behaviour), and each domain's check_world still vets the indices it follows.
 #ifndef TRACKFIELD_COMMON_SNAPSHOT_H
 #define TRACKFIELD_COMMON_SNAPSHOT_H
 
@@ -15,17 +18,30 @@
 
 namespace trackfield {
 
+constexpr uint64_t kFnvOffsetBasis = 14695981039346656037ULL;
+
+// FNV-1a over raw bytes: fingerprints a configuration struct for snapshot checks.
+inline uint64_t fingerprint_bytes(const void* data, size_t n, uint64_t h = kFnvOffsetBasis) {
+  const unsigned char* p = static_cast<const unsigned char*>(data);
+  for (size_t i = 0; i < n; ++i) {
+    h ^= p[i];
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
 struct SnapshotHeader {
   uint32_t magic;
   uint32_t version;
   uint64_t payload_bytes;
   uint64_t config_fingerprint;
+  uint64_t payload_checksum;  // FNV-1a of the payload bytes
 };
 
 class SnapshotWriter {
  public:
   SnapshotWriter(uint32_t magic, uint32_t version, uint64_t fingerprint) {
-    SnapshotHeader h{magic, version, 0, fingerprint};
+    SnapshotHeader h{magic, version, 0, fingerprint, 0};
     bytes_.append(reinterpret_cast<const char*>(&h), sizeof(h));
   }
   template <typename T>
@@ -37,6 +53,8 @@ class SnapshotWriter {
   std::string finish() {
     uint64_t payload = bytes_.size() - sizeof(SnapshotHeader);
     std::memcpy(&bytes_[offsetof(SnapshotHeader, payload_bytes)], &payload, sizeof(payload));
+    uint64_t checksum = fingerprint_bytes(bytes_.data() + sizeof(SnapshotHeader), payload);
+    std::memcpy(&bytes_[offsetof(SnapshotHeader, payload_checksum)], &checksum, sizeof(checksum));
     return std::move(bytes_);
   }
 
@@ -64,6 +82,8 @@ class SnapshotReader {
     if (h.config_fingerprint != fingerprint)
       throw std::invalid_argument(
           "set_state: snapshot was taken from an env with another scenario or configuration");
+    if (h.payload_checksum != fingerprint_bytes(bytes.data() + sizeof(h), bytes.size() - sizeof(h)))
+      throw std::invalid_argument(std::string("set_state: the ") + what + " snapshot is corrupted (checksum mismatch)");
     pos_ = sizeof(h);
   }
   template <typename T>
@@ -82,16 +102,6 @@ class SnapshotReader {
   const std::string& bytes_;
   size_t pos_ = 0;
 };
-
-// FNV-1a over raw bytes: fingerprints a configuration struct for snapshot checks.
-inline uint64_t fingerprint_bytes(const void* data, size_t n, uint64_t h = 1469598103934665603ULL) {
-  const unsigned char* p = static_cast<const unsigned char*>(data);
-  for (size_t i = 0; i < n; ++i) {
-    h ^= p[i];
-    h *= 1099511628211ULL;
-  }
-  return h;
-}
 
 }  // namespace trackfield
 

@@ -70,10 +70,11 @@ inline void spatial_hash_query(const SpatialHash& h, const float* xs, const floa
   int x1 = static_cast<int>(std::floor((x + radius - h.min_x) / h.cell_size));
   int y0 = static_cast<int>(std::floor((y - radius - h.min_y) / h.cell_size));
   int y1 = static_cast<int>(std::floor((y + radius - h.min_y) / h.cell_size));
-  x0 = std::max(x0, 0);
-  y0 = std::max(y0, 0);
-  x1 = std::min(x1, h.cols - 1);
-  y1 = std::min(y1, h.rows - 1);
+  // Both ends clamp into the grid: border cells also hold the points beyond the bounds.
+  x0 = std::min(std::max(x0, 0), h.cols - 1);
+  x1 = std::min(std::max(x1, 0), h.cols - 1);
+  y0 = std::min(std::max(y0, 0), h.rows - 1);
+  y1 = std::min(std::max(y1, 0), h.rows - 1);
   float r2 = radius * radius;
   for (int cy = y0; cy <= y1; ++cy) {
     for (int cx = x0; cx <= x1; ++cx) {

@@ -65,7 +65,7 @@ BatchLayout FootballDomain::layout(const Config& cfg) {
 
 uint64_t FootballDomain::fingerprint(const Config& cfg) {
   // Field by field (never raw struct bytes: padding is not initialised).
-  uint64_t h = 1469598103934665603ULL;
+  uint64_t h = kFnvOffsetBasis;
   auto mix = [&h](const auto& v) { h = fingerprint_bytes(&v, sizeof(v), h); };
   mix(cfg.left_agents), mix(cfg.right_agents), mix(cfg.representation), mix(cfg.stack);
   mix(cfg.scoring_weight), mix(cfg.checkpoint_weight);

@@ -16,7 +16,7 @@ struct FootballDomain {
   using Config = EnvConfig;
   static constexpr const char* kName = "football";
   static constexpr uint32_t kSnapshotMagic = 0x42465446;  // "FTFB"
-  static constexpr uint32_t kSnapshotVersion = 2;
+  static constexpr uint32_t kSnapshotVersion = 2;  // 2: the shared batch (live mask, per-agent returns)
 
   static void check_config(const Config& cfg);
   static BatchLayout layout(const Config& cfg);

@@ -1,0 +1,110 @@
+// The football domain through the shared batch: thread independence, deterministic
+// mode, snapshots, and invariants under long random play.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "football/batch.h"
+#include "football/step.h"
+#include "tests/batch_fixture.h"
+#include "tests/check.h"
+
+using namespace trackfield;
+using namespace trackfield::football;
+using Football = trackfield::testing::BatchFixture<FootballDomain>;
+
+namespace {
+
+// academy_3_vs_1_with_keeper's line-up, as its scenario file builds it.
+EnvConfig three_vs_one(int representation, int stack, bool deterministic = false) {
+  ScenarioConfig sc;
+  sc.game_duration = 400, sc.deterministic = deterministic, sc.offsides = false;
+  sc.end_episode_on_score = sc.end_episode_on_out_of_play = sc.end_episode_on_possession_change = true;
+  sc.ball_x = 0.62f;
+  auto add = [&sc](int team, float x, float y, int role) {
+    PlayerSetup& p = sc.players[team][sc.num_players[team]++];
+    p.x = x, p.y = y, p.role = role;
+  };
+  add(0, -1.0f, 0.0f, kRoleGK), add(0, 0.6f, 0.0f, kRoleCM), add(0, 0.7f, 0.2f, kRoleCM), add(0, 0.7f, -0.2f, kRoleCM);
+  add(1, -1.0f, 0.0f, kRoleGK), add(1, -0.75f, 0.0f, kRoleCB);
+  EnvConfig cfg;
+  cfg.representation = representation, cfg.stack = stack;
+  cfg.scenario[0] = cfg.scenario[1] = sc;
+  return cfg;
+}
+
+std::vector<uint8_t> play(const EnvConfig& cfg, int envs, int threads, uint64_t seed, int steps) {
+  Football f(cfg, envs, threads, true);
+  f.batch->reset_all(seed);
+  Rng rng;
+  rng_seed(rng, 17, 0);
+  std::vector<uint8_t> trace;
+  for (int t = 0; t < steps; ++t) {
+    for (int k = 0; k < envs; ++k) f.int_actions()[k] = static_cast<int32_t>(rng_next_u32(rng) % kNumActions);
+    f.batch->step();
+    trace.insert(trace.end(), f.obs.begin(), f.obs.end());
+    trace.insert(trace.end(), f.terminated.begin(), f.terminated.end());
+  }
+  return trace;
+}
+
+}  // namespace
+
+TEST(football_batch_results_do_not_depend_on_thread_count) {
+  for (int rep : {kSimple115, kSmm}) {
+    const EnvConfig cfg = three_vs_one(rep, rep == kSmm ? 4 : 1);
+    const auto one = play(cfg, 24, 1, 3, 120);
+    CHECK(one == play(cfg, 24, 2, 3, 120));
+    CHECK(one == play(cfg, 24, 4, 3, 120));
+  }
+}
+
+TEST(football_deterministic_mode_ignores_the_seed) {
+  const EnvConfig cfg = three_vs_one(kSimple115, 1, true);
+  CHECK(play(cfg, 2, 1, 1, 80) == play(cfg, 2, 1, 12345, 80));
+  const EnvConfig random = three_vs_one(kSimple115, 1, false);
+  CHECK(play(random, 2, 1, 1, 80) != play(random, 2, 1, 12345, 80));
+}
+
+TEST(football_long_random_play_keeps_the_world_sane) {
+  Football f(three_vs_one(kRaw, 1), 8, 2, true);
+  f.batch->reset_all(5);
+  Rng rng;
+  rng_seed(rng, 1, 0);
+  int episodes = 0;
+  for (int t = 0; t < 2000; ++t) {
+    for (int k = 0; k < 8; ++k) f.int_actions()[k] = static_cast<int32_t>(rng_next_u32(rng) % kNumActions);
+    f.batch->step();
+    for (int i = 0; i < 8; ++i) {
+      const World& w = f.batch->world(i);
+      episodes += f.terminated[i] || f.truncated[i];
+      CHECK(std::isfinite(w.ball.x) && std::isfinite(w.ball.y) && w.ball.z >= 0.0f);
+      CHECK(std::fabs(w.ball.x) < kHalfLength + 10 && std::fabs(w.ball.y) < kHalfWidth + 10);
+      for (int p = 0; p < kMaxPlayers; ++p) {
+        if (!w.p.present[p]) continue;
+        CHECK(std::isfinite(w.p.x[p]) && std::fabs(w.p.x[p]) < kHalfLength + 6 && std::fabs(w.p.y[p]) < kHalfWidth + 6);
+      }
+      CHECK(w.ball.owner < 0 || w.p.present[w.ball.owner]);
+    }
+  }
+  CHECK(episodes > 100);
+}
+
+TEST(football_snapshot_refuses_other_configs_and_damage) {
+  Football a(three_vs_one(kSimple115, 1), 1, 1, false), b(three_vs_one(kSmm, 1), 1, 1, false);
+  a.batch->reset_all(0);
+  b.batch->reset_all(0);
+  const std::string state = a.batch->get_state(0);
+  CHECK_THROWS(b.batch->set_state(0, state), "another scenario or configuration");
+  std::string damaged = state;
+  damaged[damaged.size() / 2] ^= 0x40;
+  CHECK_THROWS(a.batch->set_state(0, damaged), "checksum");
+  a.batch->set_state(0, state);
+}
+
+TEST(football_actions_outside_the_set_are_refused) {
+  Football f(three_vs_one(kSimple115, 1), 2, 1, false);
+  f.batch->reset_all(0);
+  f.int_actions()[1] = 19;
+  CHECK_THROWS(f.batch->check_actions(), "football action 19 of world 1, agent 0 is outside [0, 18]");
+}
