@@ -348,3 +348,16 @@ def test_sb3_adapter_serves_continuous_actions():
         obs, rewards, dones, infos = venv.step(np.full((3, 2), 0.5, np.float32))
     assert dones.all() and all(info["TimeLimit.truncated"] for info in infos)
     assert infos[0]["terminal_observation"].shape == (4,)
+
+
+def test_reset_from_a_state_option_restores_that_state():
+    env = ProbeEnv(num_agents=2, join_every=1, max_steps=30)
+    env.reset(seed=3)
+    for _ in range(4):
+        env.step(np.float32([PUSH, PUSH]))
+    state, obs = env.get_state(), env.observation()
+    env.reset(seed=9)
+    restored, info = env.reset(options={"state": state})
+    assert np.array_equal(restored, obs) and info["steps"] == 4
+    with pytest.raises(ValueError, match="either seed or"):
+        env.reset(seed=1, options={"state": state})
