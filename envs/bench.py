@@ -87,7 +87,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m trackfield.bench", description=__doc__.split("\n")[0])
     parser.add_argument("domain", nargs="?", default="football", choices=["football"])
     parser.add_argument("--scenarios", nargs="+", default=["academy_empty_goal_close", "academy_3_vs_1_with_keeper"])
-    parser.add_argument("--representations", nargs="+", default=["raw", "simple115v2", "smm"])
+    parser.add_argument("--representations", nargs="+", default=["raw", "simple115v2", "smm", "pixels"])
     parser.add_argument("--envs", type=int, default=64, help="worlds in the vector env")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")

@@ -11,7 +11,7 @@ import trackfield
 from trackfield.football.vector import FootballVectorEnv
 from conftest import ALL_SCENARIOS
 
-REPRESENTATIONS = ("raw", "simple115v2", "smm")
+REPRESENTATIONS = ("raw", "simple115v2", "smm", "pixels")
 
 pytestmark = [
     # Advice, not failures: simple115v2 and raw use unbounded float Boxes (as GRF does), and
@@ -50,7 +50,8 @@ def test_sb3_check_env(name, representation):
 
 
 @pytest.mark.parametrize("representation,shape,dtype", [
-    ("simple115v2", (460,), np.float32), ("smm", (72, 96, 16), np.uint8)])
+    ("simple115v2", (460,), np.float32), ("smm", (72, 96, 16), np.uint8), ("pixels", (72, 96, 12), np.uint8),
+    ("pixels_gray", (72, 96, 4), np.uint8)])
 def test_stacked_passes_both_checkers(representation, shape, dtype):
     env = trackfield.make("academy_3_vs_1_with_keeper", representation=representation, stacked=True)
     assert env.observation_space.shape == shape
@@ -60,7 +61,8 @@ def test_stacked_passes_both_checkers(representation, shape, dtype):
 
 
 @pytest.mark.parametrize("representation,shape,dtype", [
-    ("simple115v2", (115,), np.float32), ("smm", (72, 96, 4), np.uint8)])
+    ("simple115v2", (115,), np.float32), ("smm", (72, 96, 4), np.uint8), ("pixels", (72, 96, 3), np.uint8),
+    ("pixels_gray", (72, 96, 1), np.uint8)])
 def test_observation_space_shapes(representation, shape, dtype):
     env = trackfield.make("academy_empty_goal_close", representation=representation)
     assert env.observation_space.shape == shape and env.observation_space.dtype == dtype

@@ -70,7 +70,7 @@ def test_unknown_config_key_in_vector_make():
         trackfield.vector.make("academy_empty_goal_close", num_envs=2, colour="red")
 
 
-@pytest.mark.parametrize("representation", ["pixels", "simple115", "extracted", "SMM", "", None, 3])
+@pytest.mark.parametrize("representation", ["pixel", "simple115", "extracted", "SMM", "", None, 3])
 def test_bad_representation(representation):
     with pytest.raises(ValueError, match="representation"):
         trackfield.make("academy_empty_goal_close", representation=representation)

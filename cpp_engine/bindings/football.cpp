@@ -61,7 +61,9 @@ void bind_football(py::module_& m) {
   m.attr("SIMPLE115_SIZE") = fb::kSimple115Size;
   m.attr("REPRESENTATIONS") = py::dict("raw"_a = static_cast<int>(fb::kRaw),
                                        "simple115v2"_a = static_cast<int>(fb::kSimple115),
-                                       "smm"_a = static_cast<int>(fb::kSmm));
+                                       "smm"_a = static_cast<int>(fb::kSmm),
+                                       "pixels"_a = static_cast<int>(fb::kPixels),
+                                       "pixels_gray"_a = static_cast<int>(fb::kPixelsGray));
 
   py::class_<fb::ScenarioConfig>(m, "ScenarioConfig", "What a GRF scenario file's builder records.")
       .def(py::init<>())
@@ -91,6 +93,8 @@ void bind_football(py::module_& m) {
       .def_readwrite("right_agents", &fb::EnvConfig::right_agents)
       .def_readwrite("representation", &fb::EnvConfig::representation)
       .def_readwrite("stack", &fb::EnvConfig::stack)
+      .def_readwrite("channel_width", &fb::EnvConfig::channel_width)
+      .def_readwrite("channel_height", &fb::EnvConfig::channel_height)
       .def_readwrite("scoring_weight", &fb::EnvConfig::scoring_weight)
       .def_readwrite("checkpoint_weight", &fb::EnvConfig::checkpoint_weight)
       .def("set_scenario", [](fb::EnvConfig& c, int parity, const fb::ScenarioConfig& sc) {

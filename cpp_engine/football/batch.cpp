@@ -7,6 +7,7 @@
 
 #include "common/snapshot.h"
 #include "football/obs.h"
+#include "football/render.h"
 #include "football/step.h"
 
 template class trackfield::Batch<trackfield::football::FootballDomain>;
@@ -30,14 +31,17 @@ void FootballDomain::check_config(const Config& cfg) {
   if (cfg.stack < 1 || cfg.stack > 16) throw std::invalid_argument("stack must be in [1, 16]");
   if (cfg.representation == kRaw && cfg.stack != 1)
     throw std::invalid_argument("the raw representation cannot be stacked");
-  if (cfg.representation != kRaw && cfg.representation != kSimple115 && cfg.representation != kSmm)
-    throw std::invalid_argument("unknown representation");
+  if (cfg.representation < kRaw || cfg.representation > kPixelsGray) throw std::invalid_argument("unknown representation");
+  if (cfg.channel_width < 1 || cfg.channel_width > kMaxChannelDimension || cfg.channel_height < 1 ||
+      cfg.channel_height > kMaxChannelDimension)
+    throw std::invalid_argument("channel_dimensions must be in [1, 4096] each");
 }
 
 BatchLayout FootballDomain::layout(const Config& cfg) {
   BatchLayout l;
-  if (cfg.representation == kSmm) {
-    l.frame_shape = {kSmmHeight, kSmmWidth, kSmmChannels};
+  if (cfg.representation == kSmm || cfg.representation == kPixels || cfg.representation == kPixelsGray) {
+    const int channels = cfg.representation == kSmm ? kSmmChannels : (cfg.representation == kPixels ? 3 : 1);
+    l.frame_shape = {cfg.channel_height, cfg.channel_width, channels};
     l.obs_dtype = "uint8";
   } else if (cfg.representation == kSimple115) {
     l.frame_shape = {kSimple115Size};
@@ -68,6 +72,7 @@ uint64_t FootballDomain::fingerprint(const Config& cfg) {
   uint64_t h = kFnvOffsetBasis;
   auto mix = [&h](const auto& v) { h = fingerprint_bytes(&v, sizeof(v), h); };
   mix(cfg.left_agents), mix(cfg.right_agents), mix(cfg.representation), mix(cfg.stack);
+  mix(cfg.channel_width), mix(cfg.channel_height);
   mix(cfg.scoring_weight), mix(cfg.checkpoint_weight);
   for (const ScenarioConfig& sc : cfg.scenario) {
     mix(sc.game_duration), mix(sc.deterministic), mix(sc.offsides), mix(sc.end_episode_on_score);
@@ -93,8 +98,10 @@ void FootballDomain::step(World& w, const Config& cfg, const void* actions) {
 
 void FootballDomain::write_frame(const World& w, const Config& cfg, int agent, void* frame) {
   if (cfg.representation == kSimple115) write_obs_simple115(w, agent, static_cast<float*>(frame));
-  else if (cfg.representation == kSmm) write_obs_smm(w, agent, static_cast<uint8_t*>(frame));
-  else write_obs_raw(w, agent, static_cast<float*>(frame));
+  else if (cfg.representation == kSmm) write_obs_smm(w, agent, cfg.channel_width, cfg.channel_height, static_cast<uint8_t*>(frame));
+  else if (cfg.representation == kRaw) write_obs_raw(w, agent, static_cast<float*>(frame));
+  else write_obs_pixels(w, agent, cfg.channel_width, cfg.channel_height, cfg.representation == kPixels ? 3 : 1,
+                        static_cast<uint8_t*>(frame));
 }
 
 // Every controlled player is in play until the episode ends, when all leave at once.

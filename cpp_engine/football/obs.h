@@ -39,7 +39,8 @@ int raw_size(int own_players, int opp_players);
 void write_obs_raw(const World& w, int agent, float* out);
 
 void write_obs_simple115(const World& w, int agent, float* out);
-void write_obs_smm(const World& w, int agent, uint8_t* out);  // 72 x 96 x 4, channels last
+// height x width x 4, channels last (GRF's default 72 x 96).
+void write_obs_smm(const World& w, int agent, int width, int height, uint8_t* out);
 
 }  // namespace trackfield::football
 

@@ -6,7 +6,7 @@ from typing import Optional
 
 from trackfield.core.config import check_bool, check_choice, check_float, check_int
 
-REPRESENTATIONS = ("raw", "simple115v2", "smm")
+REPRESENTATIONS = ("raw", "simple115v2", "smm", "pixels", "pixels_gray")
 REWARD_COMPONENTS = ("scoring", "checkpoints")
 RENDER_MODES = (None, "rgb_array", "human")
 
@@ -31,6 +31,7 @@ class FootballConfig:
     number_of_right_players_agent_controls: int = 0
     render_mode: Optional[str] = None
     render_width: int = 480
+    channel_dimensions: tuple = (96, 72)
     game_duration: Optional[int] = None
     deterministic: Optional[bool] = None
     offsides: Optional[bool] = None
@@ -58,6 +59,12 @@ class FootballConfig:
                              "(number_of_left_players_agent_controls + number_of_right_players_agent_controls >= 1)")
         check_choice("render_mode", self.render_mode, RENDER_MODES)
         check_int("render_width", self.render_width, 96, 4096)
+        dims = self.channel_dimensions
+        if not isinstance(dims, (tuple, list)) or len(dims) != 2:
+            raise TypeError(f"channel_dimensions must be (width, height), got {dims!r}")
+        check_int("channel_dimensions width", dims[0], 1, 4096)
+        check_int("channel_dimensions height", dims[1], 1, 4096)
+        object.__setattr__(self, "channel_dimensions", (int(dims[0]), int(dims[1])))
         if self.game_duration is not None:
             check_int("game_duration", self.game_duration, 1, 1_000_000)
         for name in ("deterministic", "offsides", "end_episode_on_score", "end_episode_on_out_of_play",

@@ -32,6 +32,7 @@ def engine_config(scenario: Scenario, config: FootballConfig):
     cfg.right_agents = right
     cfg.representation = _fb.REPRESENTATIONS[config.representation]
     cfg.stack = 4 if config.stacked else 1
+    cfg.channel_width, cfg.channel_height = config.channel_dimensions
     cfg.scoring_weight = 1.0
     cfg.checkpoint_weight = 1.0 if "checkpoints" in config.reward_components else 0.0
     return cfg

@@ -18,7 +18,7 @@ class FootballEnv(BatchEnv):
     | Parallel API | `trackfield.parallel_env(name, number_of_left_players_agent_controls=k)` |
     | Agents | `number_of_left_players_agent_controls` + `number_of_right_players_agent_controls` (default 1 + 0) |
     | Action space | `Discrete(19)` for one agent, `MultiDiscrete([19] * k)` for k agents |
-    | Observation | raw: `Dict`; simple115v2: `Box(115,)` float32 (460 stacked); smm: `Box(72, 96, 4)` uint8 (16 channels stacked) |
+    | Observation | raw: `Dict`; simple115v2: `Box(115,)` float32 (460 stacked); smm: `Box(72, 96, 4)` uint8 (16 channels stacked); pixels: `Box(72, 96, 3)` uint8 (12 stacked); pixels_gray: `Box(72, 96, 1)` uint8 (4 stacked) |
     | Reward components | `scoring`, `checkpoints` |
 
     ## Description
@@ -55,7 +55,18 @@ class FootballEnv(BatchEnv):
     | 108-114 | game mode (one-hot): normal, kickoff, goal kick, free kick, corner, throw-in, penalty | 0 | 1 | |
 
     smm (uint8, 72 x 96 x 4, channels last): own team, opponents, ball, controlled
-    player; 255 at each entity's pixel.
+    player; 255 at each entity's pixel. `channel_dimensions=(width, height)` (GRF's
+    argument) changes the 96 x 72 size of smm and pixels.
+
+    pixels (uint8, 72 x 96 x 3 RGB) and pixels_gray (72 x 96 x 1, luminance
+    0.299 R + 0.587 G + 0.114 B of the same picture): a top-down picture of the whole
+    pitch drawn by the C++ rasteriser, rotated like every observation for right-team
+    agents: mown grass, white markings, own players light (255, 120, 80; keeper
+    255, 190, 120), opponents dark (30, 40, 140; keeper 10, 10, 60), the agent's active
+    player yellow (255, 255, 0), the ball pure white (255, 255, 255) raised by its
+    height over its shadow. Stacked: the channels of each pixel grouped in time
+    (oldest first). GRF's pixels are its 3-D broadcast camera scaled down, so results
+    from the two are not comparable.
 
     raw (a dict with GRF's keys; table generated from the engine's field list):
     `ball`, `ball_direction`, `ball_rotation`, `ball_owned_team`, `ball_owned_player`,
@@ -99,13 +110,14 @@ class FootballEnv(BatchEnv):
     | Parameter | Type | Default | Description |
     |---|---|---|---|
     | scenario | str | "academy_empty_goal_close" | a shipped scenario name or a path to a scenario `.py` file |
-    | representation | str | "simple115v2" | "raw", "simple115v2" or "smm" |
+    | representation | str | "simple115v2" | "raw", "simple115v2", "smm", "pixels" or "pixels_gray" |
     | stacked | bool | False | stack the last 4 frames |
     | rewards | str | "scoring" | "scoring" or "scoring,checkpoints" |
     | number_of_left_players_agent_controls | int | 1 | controlled left players |
     | number_of_right_players_agent_controls | int | 0 | controlled right players |
-    | render_mode | str or None | None | "rgb_array" or "human" |
-    | render_width | int | 480 | width of rendered frames in pixels |
+    | render_mode | str or None | None | "rgb_array" (a top-down frame with scoreboard, match clock running 90 minutes over the game, step count, game mode, shirt numbers from 660 px wide, controlled players ringed in yellow, the ball's shadow) or "human" (the same in a pygame window) |
+    | render_width | int | 480 | width of rendered frames in pixels (96 to 4096; 1280 gives a 1280 x 853 frame) |
+    | channel_dimensions | (int, int) | (96, 72) | (width, height) of smm and pixels observations, each in [1, 4096] |
     | game_duration, deterministic, offsides, end_episode_on_*, left_team_difficulty, right_team_difficulty | | None | override the scenario file's value |
 
     ## Vectorized use
