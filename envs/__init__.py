@@ -46,4 +46,12 @@ def env(name: str, **config):
     return parallel_to_aec(parallel_env(name, **config))
 
 
-__all__ = ["make", "make_vec", "vector", "parallel_env", "env", "list_scenarios", "gym_id", "__version__"]
+def replay(path, video=None, observations=False, fps=10, width=640):
+    """Re-simulates an episode dump (``write_full_episode_dumps=True``) bit for bit;
+    ``video="out.mp4"`` writes it as a video. See ``trackfield.core.dumps.replay``."""
+    from trackfield.core.dumps import replay as replay_dump
+
+    return replay_dump(path, video=video, observations=observations, fps=fps, width=width)
+
+
+__all__ = ["make", "make_vec", "vector", "parallel_env", "env", "list_scenarios", "gym_id", "replay", "__version__"]

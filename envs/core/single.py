@@ -31,6 +31,7 @@ class BatchEnv(gym.Env):
         self._needs_reset = True
         self._ever_reset = False
         self._window = None
+        self._recorder = None  # an EpisodeRecorder when the domain's config asks for dumps
 
     @property
     def unwrapped_engine(self) -> BatchEngine:
@@ -57,6 +58,8 @@ class BatchEnv(gym.Env):
             self._engine.batch.reset_one(0, seed)
             self._ever_reset = True
             self._needs_reset = False
+        if self._recorder is not None:
+            self._recorder.start(self.get_state(), seed)
         if self.render_mode == "human":
             self.render()
         return self._engine.world_obs(self._engine.obs, 0), self._engine.info_of(0)
@@ -94,6 +97,10 @@ class BatchEnv(gym.Env):
         terminated = bool(eng.terminated[0])
         truncated = bool(eng.truncated[0])
         self._needs_reset = terminated or truncated
+        if self._recorder is not None:
+            self._recorder.record(eng.actions[0], eng.rewards[0], eng.world_info[0])
+            if self._needs_reset:
+                self._recorder.write()
         if self._plain_obs is not None:  # one agent, array observation: the common case, kept lean
             obs, reward = self._plain_obs.copy(), self._rewards.item(0)
         else:
@@ -116,6 +123,8 @@ class BatchEnv(gym.Env):
         return None
 
     def close(self):
+        if self._recorder is not None:
+            self._recorder.start(None, None)  # writes an unfinished episode
         if self._window is not None:
             from trackfield.core.render import close_window
 
@@ -133,6 +142,11 @@ class BatchEnv(gym.Env):
         self._engine.batch.set_state(0, bytes(state))
         self._ever_reset = True
         self._needs_reset = bool(self._engine.terminated[0] or self._engine.truncated[0])
+
+    @property
+    def dump_paths(self) -> list:
+        """Paths of the episode dumps this env has written (empty without dumps)."""
+        return [] if self._recorder is None else list(self._recorder.paths)
 
     def observation(self):
         """The current observation (as the last reset/step returned it)."""

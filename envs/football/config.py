@@ -1,6 +1,7 @@
 """FootballConfig: everything an env adds on top of its scenario file."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Optional
 
@@ -32,6 +33,8 @@ class FootballConfig:
     render_mode: Optional[str] = None
     render_width: int = 480
     channel_dimensions: tuple = (96, 72)
+    write_full_episode_dumps: bool = False
+    logdir: str = ""
     game_duration: Optional[int] = None
     deterministic: Optional[bool] = None
     offsides: Optional[bool] = None
@@ -65,6 +68,9 @@ class FootballConfig:
         check_int("channel_dimensions width", dims[0], 1, 4096)
         check_int("channel_dimensions height", dims[1], 1, 4096)
         object.__setattr__(self, "channel_dimensions", (int(dims[0]), int(dims[1])))
+        check_bool("write_full_episode_dumps", self.write_full_episode_dumps)
+        if not isinstance(self.logdir, (str, os.PathLike)):
+            raise TypeError(f"logdir must be a folder path, got {self.logdir!r}")
         if self.game_duration is not None:
             check_int("game_duration", self.game_duration, 1, 1_000_000)
         for name in ("deterministic", "offsides", "end_episode_on_score", "end_episode_on_out_of_play",

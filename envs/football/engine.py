@@ -2,6 +2,10 @@
 from __future__ import annotations
 
 from trackfield import _engine
+import dataclasses
+import os
+
+from trackfield.core.dumps import EpisodeRecorder
 from trackfield.core.engine import BatchEngine
 from trackfield.football.config import FootballConfig
 from trackfield.football.scenarios import Scenario
@@ -53,3 +57,19 @@ def make_engine(scenario: Scenario, config: FootballConfig, num_envs: int = 1, n
         obs_fields = _fb.raw_fields(sc.num_players(own), sc.num_players(1 - own))
     return BatchEngine(_fb, cfg, num_envs=num_envs, num_threads=num_threads, autoreset=autoreset,
                        obs_fields=obs_fields)
+
+
+def football_recorder(scenario: Scenario, config: FootballConfig, engine: BatchEngine) -> EpisodeRecorder:
+    """Episode dumps (``write_full_episode_dumps=True``) into ``config.logdir``."""
+    from trackfield.football.scenarios import resolve_scenario_path
+
+    settings = {k: v for k, v in dataclasses.asdict(config).items()
+                if k not in ("render_mode", "write_full_episode_dumps", "logdir")}
+    shipped = os.path.dirname(resolve_scenario_path("academy_empty_goal_close"))
+    source = None
+    if os.path.dirname(os.path.abspath(scenario.path)) != os.path.abspath(shipped):
+        with open(scenario.path) as f:
+            source = f.read()
+    name = scenario.name if source is None else os.path.basename(scenario.path)
+    return EpisodeRecorder(os.fspath(config.logdir), "football", name, source, settings,
+                           [item[0] for item in engine.world_info_fields.items])

@@ -4,7 +4,7 @@ from __future__ import annotations
 from trackfield.core.config import config_from_kwargs
 from trackfield.core.single import BatchEnv
 from trackfield.football.config import FootballConfig
-from trackfield.football.engine import ACTION_NAMES, make_engine
+from trackfield.football.engine import ACTION_NAMES, football_recorder, make_engine
 from trackfield.football.scenarios import load_scenario
 
 
@@ -118,6 +118,8 @@ class FootballEnv(BatchEnv):
     | render_mode | str or None | None | "rgb_array" (a top-down frame with scoreboard, match clock running 90 minutes over the game, step count, game mode, shirt numbers from 660 px wide, controlled players ringed in yellow, the ball's shadow) or "human" (the same in a pygame window) |
     | render_width | int | 480 | width of rendered frames in pixels (96 to 4096; 1280 gives a 1280 x 853 frame) |
     | channel_dimensions | (int, int) | (96, 72) | (width, height) of smm and pixels observations, each in [1, 4096] |
+    | write_full_episode_dumps | bool | False | write each episode to `logdir` as a dump (config, starting state, actions, per-step summaries); `trackfield.replay(path, video="out.mp4")` re-simulates it bit for bit |
+    | logdir | str | "" | folder for dumps (default: the temp folder's `trackfield_dumps`) |
     | game_duration, deterministic, offsides, end_episode_on_*, left_team_difficulty, right_team_difficulty | | None | override the scenario file's value |
 
     ## Vectorized use
@@ -140,6 +142,8 @@ class FootballEnv(BatchEnv):
         self.scenario = load_scenario(scenario)
         engine = make_engine(self.scenario, self.config, num_envs=1, num_threads=1, autoreset=False)
         self._attach(engine, self.config.render_mode, self.config.render_width)
+        if self.config.write_full_episode_dumps:
+            self._recorder = football_recorder(self.scenario, self.config, engine)
 
     @property
     def action_names(self):
