@@ -91,7 +91,6 @@ def test_stacked_raw_is_refused():
     ({"number_of_left_players_agent_controls": -1}, ValueError),
     ({"number_of_left_players_agent_controls": 12}, ValueError),
     ({"number_of_left_players_agent_controls": 1.0}, TypeError),
-    ({"number_of_left_players_agent_controls": 0}, ValueError),  # nobody controlled
     ({"number_of_right_players_agent_controls": 2}, ValueError),
     ({"game_duration": 0}, ValueError),
     ({"game_duration": -5}, ValueError),

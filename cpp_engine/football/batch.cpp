@@ -21,8 +21,8 @@ void FootballDomain::check_config(const Config& cfg) {
       if (sc.num_players[t] < 1 || sc.num_players[t] > kMaxTeamPlayers)
         throw std::invalid_argument("scenario: each team needs 1 to 11 players");
   }
-  if (cfg.left_agents < 0 || cfg.right_agents < 0 || num_agents(cfg) < 1)
-    throw std::invalid_argument("at least one controlled player is needed");
+  // No controlled player at all is allowed: the built-in AI plays both teams (as GRF).
+  if (cfg.left_agents < 0 || cfg.right_agents < 0) throw std::invalid_argument("controlled player counts must be >= 0");
   for (int parity = 0; parity < 2; ++parity) {
     const ScenarioConfig& sc = cfg.scenario[parity];
     if (cfg.left_agents > sc.num_players[0] || cfg.right_agents > sc.num_players[1])

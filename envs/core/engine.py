@@ -214,6 +214,8 @@ class BatchEngine:
         a = _as_array(actions)
         agent_shape = () if self.action_size == 1 and self.discrete else (self.action_size,)
         expected = tuple(expected_lead) + agent_shape
+        if self.num_agents == 0 and a is not None and a.size == 0 and a.dtype != object:
+            return  # no agent (built-in AI only): an empty list is the action
         if a is None or a.dtype == np.bool_ or a.dtype == object:
             raise ValueError(f"actions must be a numeric array of shape {expected}, got {actions!r:.80}")
         if self.discrete and not np.issubdtype(a.dtype, np.integer):
@@ -324,15 +326,20 @@ class BatchEngine:
 
 
 def stack_space(space, n: int):
-    """``space`` for one agent, or n of them on a leading axis."""
+    """``space`` for one agent, or n of them (0 included) on a leading axis."""
     if n == 1:
         return space
+    if n == 0 and isinstance(space, spaces.Discrete):
+        return spaces.MultiDiscrete(np.zeros(0, np.int64))
     if isinstance(space, spaces.Discrete):
         return spaces.MultiDiscrete(np.full(n, space.n), start=np.full(n, space.start))
+    def spread(values):
+        return np.broadcast_to(values, (n,) + values.shape).copy()
+
     if isinstance(space, spaces.MultiDiscrete):
-        return spaces.MultiDiscrete(np.stack([space.nvec] * n), start=np.stack([space.start] * n))
+        return spaces.MultiDiscrete(spread(space.nvec), start=spread(space.start))
     if isinstance(space, spaces.Box):
-        return spaces.Box(np.stack([space.low] * n), np.stack([space.high] * n), (n,) + space.shape, space.dtype)
+        return spaces.Box(spread(space.low), spread(space.high), (n,) + space.shape, space.dtype)
     raise TypeError(f"cannot stack {space!r}")
 
 

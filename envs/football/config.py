@@ -57,9 +57,6 @@ class FootballConfig:
             raise ValueError(f"rewards must include 'scoring' (as GRF's do), got {self.rewards!r}")
         check_int("number_of_left_players_agent_controls", self.number_of_left_players_agent_controls, 0, 11)
         check_int("number_of_right_players_agent_controls", self.number_of_right_players_agent_controls, 0, 11)
-        if self.num_agents < 1:
-            raise ValueError("at least one player must be controlled "
-                             "(number_of_left_players_agent_controls + number_of_right_players_agent_controls >= 1)")
         check_choice("render_mode", self.render_mode, RENDER_MODES)
         check_int("render_width", self.render_width, 96, 4096)
         dims = self.channel_dimensions

@@ -114,7 +114,7 @@ class FootballEnv(BatchEnv):
     | stacked | bool | False | stack the last 4 frames |
     | rewards | str | "scoring" | "scoring" or "scoring,checkpoints" |
     | number_of_left_players_agent_controls | int | 1 | controlled left players |
-    | number_of_right_players_agent_controls | int | 0 | controlled right players |
+    | number_of_right_players_agent_controls | int | 0 | controlled right players; with both counts 0 the built-in AI plays both teams, the action is `[]` and the observation has a leading axis of 0 (GRF's AI-against-AI mode) |
     | render_mode | str or None | None | "rgb_array" (a top-down frame with scoreboard, match clock running 90 minutes over the game, step count, game mode, shirt numbers from 660 px wide, controlled players ringed in yellow, the ball's shadow) or "human" (the same in a pygame window) |
     | render_width | int | 480 | width of rendered frames in pixels (96 to 4096; 1280 gives a 1280 x 853 frame) |
     | channel_dimensions | (int, int) | (96, 72) | (width, height) of smm and pixels observations, each in [1, 4096] |

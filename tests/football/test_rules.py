@@ -625,3 +625,23 @@ def test_uncontrollable_players_are_never_active(tmp_path):
     for _ in range(50):
         assert sorted(obs["active"].tolist()) == [2, 3]
         obs, *_ = env.step(rng.integers(0, 19, 2))
+
+
+def test_no_controlled_player_means_ai_against_ai():
+    # GRF allows zero controlled players on both sides: the built-in AI plays both teams.
+    env = trackfield.make("academy_3_vs_1_with_keeper", number_of_left_players_agent_controls=0)
+    assert env.action_space.shape == (0,) and env.observation_space.shape == (0, 115)
+    obs, info = env.reset(seed=1)
+    assert obs.shape == (0, 115)
+    modes, steps = set(), 0
+    while True:
+        obs, reward, terminated, truncated, info = env.step([])
+        steps += 1
+        modes.add(info["game_mode"])
+        assert reward.shape == (0,) and info["reward_components"]["scoring"].shape == (0,)
+        if terminated or truncated:
+            break
+    assert steps > 1
+    env.reset(seed=2)
+    with pytest.raises(ValueError):
+        env.step([3])
