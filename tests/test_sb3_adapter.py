@@ -200,3 +200,40 @@ def test_trackfield_does_not_import_sb3():
     code = ("import sys, trackfield, trackfield.core.sb3, trackfield.core.pettingzoo; "
             "assert 'stable_baselines3' not in sys.modules, 'SB3 imported eagerly'")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_reward_components_callback_logs_the_means_of_what_it_saw():
+    from stable_baselines3 import PPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.logger import KVWriter, Logger
+
+    from trackfield.core.sb3 import RewardComponentsCallback
+
+    class Witness(BaseCallback):  # keeps every info of the current rollout
+        def _on_rollout_start(self):
+            self.seen = []
+
+        def _on_step(self):
+            self.seen += [dict(info["reward_components"]) for info in self.locals["infos"]]
+            return True
+
+    venv = to_sb3(trackfield.vector.make("academy_empty_goal_close", num_envs=4, num_threads=1,
+                                         rewards="scoring,checkpoints"))
+    class Capture(KVWriter):  # what the logger writes at each dump (TensorBoard gets the same)
+        def __init__(self):
+            self.dumps = []
+
+        def write(self, key_values, key_excluded, step=0):
+            self.dumps.append(dict(key_values))
+
+    witness, logged, capture = Witness(), RewardComponentsCallback(), Capture()
+    model = PPO("MlpPolicy", venv, n_steps=32, batch_size=64, n_epochs=1, device="cpu", seed=0)
+    model.set_logger(Logger(folder=None, output_formats=[capture]))
+    model.learn(total_timesteps=3 * 128, callback=[witness, logged])
+    assert set(logged.last_means) == {"scoring", "checkpoints"}
+    assert len(witness.seen) == 128
+    for name in ("scoring", "checkpoints"):
+        expected = np.mean([info[name] for info in witness.seen])
+        assert logged.last_means[name] == pytest.approx(expected, abs=1e-9)
+        assert capture.dumps[-1][f"reward_components/{name}"] == pytest.approx(expected, abs=1e-9)
+    assert logged.last_means["checkpoints"] > 0  # random play collects some checkpoints

@@ -193,28 +193,10 @@ def _env_for(dump: Dump, render: bool, width: int):
         return FootballEnv(file, **config)
 
 
-class _Video:
-    """An mp4 through imageio-ffmpeg; frames are cropped to even sizes (H.264's yuv420p needs them)."""
-
-    def __init__(self, path: str, first_frame: np.ndarray, fps: int):
-        try:
-            import imageio_ffmpeg
-        except ImportError as error:
-            raise ImportError("video needs imageio-ffmpeg: pip install 'trackfield[render]'") from error
-        h, w = first_frame.shape[:2]
-        self.h, self.w = h - h % 2, w - w % 2
-        self._gen = imageio_ffmpeg.write_frames(path, (self.w, self.h), fps=fps, macro_block_size=1, quality=7)
-        self._gen.send(None)  # start the generator
-
-    def send(self, frame: np.ndarray) -> None:
-        self._gen.send(np.ascontiguousarray(frame[: self.h, : self.w]))
-
-    def close(self) -> None:
-        self._gen.close()
-
-
 def _video_writer(path: str, env, fps: int):
-    return _Video(path, env.render(), fps)
+    from trackfield.core.video import VideoWriter
+
+    return VideoWriter(path, fps)
 
 
 def _trackfield_version() -> str:

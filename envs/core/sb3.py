@@ -31,7 +31,55 @@ def to_sb3(vector_env):
 def __getattr__(name):
     if name == "SB3VecEnv":
         return _sb3_vec_env_class()
+    if name == "RewardComponentsCallback":
+        return _reward_components_callback_class()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@functools.lru_cache(maxsize=None)
+def _reward_components_callback_class():
+    try:
+        from stable_baselines3.common.callbacks import BaseCallback
+    except ImportError as e:  # pragma: no cover - depends on the install
+        raise ImportError("trackfield.core.sb3 needs stable-baselines3: pip install 'trackfield[train]'") from e
+
+    class RewardComponentsCallback(BaseCallback):
+        """Logs the mean of every ``info["reward_components"]`` entry to SB3's logger
+        (``reward_components/<name>``; TensorBoard shows one curve per component).
+
+        Values are averaged over every env step (and every agent, where a component is
+        an array) since the last record; a record is made at the end of each rollout once
+        ``min_steps`` env steps have been seen (1: every PPO rollout; use about 1000 for
+        SAC, whose rollouts are a step or a few). ``last_means`` holds the last record.
+        """
+
+        def __init__(self, prefix: str = "reward_components", min_steps: int = 1, verbose: int = 0):
+            super().__init__(verbose)
+            self.prefix, self.min_steps = prefix, min_steps
+            self.last_means: dict = {}
+            self._sums: dict = {}
+            self._counts: dict = {}
+            self._steps = 0
+
+        def _on_step(self) -> bool:
+            for info in self.locals.get("infos", ()):
+                for name, value in (info.get("reward_components") or {}).items():
+                    self._sums[name] = self._sums.get(name, 0.0) + float(np.mean(value))
+                    self._counts[name] = self._counts.get(name, 0) + 1
+            self._steps += len(self.locals.get("infos", ()))
+            return True
+
+        def _on_rollout_end(self) -> None:
+            if self._steps < self.min_steps or not self._counts:
+                return
+            self.last_means = {name: self._sums[name] / self._counts[name] for name in self._sums}
+            for name, mean in self.last_means.items():
+                self.logger.record(f"{self.prefix}/{name}", mean)
+            self._sums, self._counts, self._steps = {}, {}, 0
+
+    RewardComponentsCallback.__module__ = __name__
+    RewardComponentsCallback.__qualname__ = "RewardComponentsCallback"
+    return RewardComponentsCallback
 
 
 def _copy_obs(obs):
@@ -169,4 +217,4 @@ def _sb3_vec_env_class():
     return SB3VecEnv
 
 
-__all__ = ["to_sb3", "SB3VecEnv"]
+__all__ = ["to_sb3", "SB3VecEnv", "RewardComponentsCallback"]
