@@ -7,6 +7,7 @@
 #                   -fsanitize=address,undefined (the Python part needs this tree's venv)
 #   make asan-quick the C++ tests under the sanitizers (CI runs this, via tests/test_sanitizers.py)
 #   make bench      python -m trackfield.bench
+#   make bench-cpp  build/bench_engine: the engine alone, no Python (for profiling)
 CXX ?= g++
 PYTHON ?= python
 BUILD ?= build
@@ -16,7 +17,7 @@ HEADERS := $(shell find cpp_engine -name '*.h')
 CXXFLAGS_COMMON := -std=c++17 -Wall -Wextra -Icpp_engine -pthread
 SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1
 
-.PHONY: build test test-cpp asan asan-quick bench clean
+.PHONY: build test test-cpp asan asan-quick bench bench-cpp clean
 
 build:
 	$(PYTHON) -m pip install -e ".[dev]"
@@ -52,6 +53,16 @@ asan: asan-quick
 
 bench:
 	$(PYTHON) -m trackfield.bench
+
+$(BUILD)/bench_engine: $(ENGINE_SRC) cpp_engine/tools/bench_main.cpp $(HEADERS)
+	@mkdir -p $(BUILD)
+	$(CXX) $(CXXFLAGS_COMMON) -O3 -g $(ENGINE_SRC) cpp_engine/tools/bench_main.cpp -o $@
+
+bench-cpp: $(BUILD)/bench_engine
+	$(BUILD)/bench_engine --scenario 3v1 --repr simple115v2
+	$(BUILD)/bench_engine --scenario 11v11 --repr simple115v2
+	$(BUILD)/bench_engine --scenario 11v11 --repr smm
+	$(BUILD)/bench_engine --scenario 11v11 --repr pixels
 
 clean:
 	rm -rf $(BUILD) envs/_engine*.so

@@ -7,6 +7,7 @@
 #include "football/batch.h"
 #include "football/step.h"
 #include "tests/batch_fixture.h"
+#include "tests/football_fixture.h"
 #include "tests/check.h"
 
 using namespace trackfield;
@@ -14,24 +15,6 @@ using namespace trackfield::football;
 using Football = trackfield::testing::BatchFixture<FootballDomain>;
 
 namespace {
-
-// academy_3_vs_1_with_keeper's line-up, as its scenario file builds it.
-EnvConfig three_vs_one(int representation, int stack, bool deterministic = false) {
-  ScenarioConfig sc;
-  sc.game_duration = 400, sc.deterministic = deterministic, sc.offsides = false;
-  sc.end_episode_on_score = sc.end_episode_on_out_of_play = sc.end_episode_on_possession_change = true;
-  sc.ball_x = 0.62f;
-  auto add = [&sc](int team, float x, float y, int role) {
-    PlayerSetup& p = sc.players[team][sc.num_players[team]++];
-    p.x = x, p.y = y, p.role = role;
-  };
-  add(0, -1.0f, 0.0f, kRoleGK), add(0, 0.6f, 0.0f, kRoleCM), add(0, 0.7f, 0.2f, kRoleCM), add(0, 0.7f, -0.2f, kRoleCM);
-  add(1, -1.0f, 0.0f, kRoleGK), add(1, -0.75f, 0.0f, kRoleCB);
-  EnvConfig cfg;
-  cfg.representation = representation, cfg.stack = stack;
-  cfg.scenario[0] = cfg.scenario[1] = sc;
-  return cfg;
-}
 
 std::vector<uint8_t> play(const EnvConfig& cfg, int envs, int threads, uint64_t seed, int steps) {
   Football f(cfg, envs, threads, true);
