@@ -17,6 +17,7 @@ the ``train`` extra.
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
 import time
 
@@ -36,12 +37,17 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@functools.lru_cache(maxsize=None)
-def _reward_components_callback_class():
+def _from_sb3(module: str, name: str):
+    """``name`` from ``stable_baselines3.<module>``, imported only when an adapter is built."""
     try:
-        from stable_baselines3.common.callbacks import BaseCallback
+        return getattr(importlib.import_module(f"stable_baselines3.{module}"), name)
     except ImportError as e:  # pragma: no cover - depends on the install
         raise ImportError("trackfield.core.sb3 needs stable-baselines3: pip install 'trackfield[train]'") from e
+
+
+@functools.lru_cache(maxsize=None)
+def _reward_components_callback_class():
+    BaseCallback = _from_sb3("common.callbacks", "BaseCallback")  # noqa: N806 - a class
 
     class RewardComponentsCallback(BaseCallback):
         """Logs the mean of every ``info["reward_components"]`` entry to SB3's logger
@@ -90,10 +96,7 @@ def _copy_obs(obs):
 
 @functools.lru_cache(maxsize=None)
 def _sb3_vec_env_class():
-    try:
-        from stable_baselines3.common.vec_env.base_vec_env import VecEnv
-    except ImportError as e:  # pragma: no cover - depends on the install
-        raise ImportError("trackfield.core.sb3 needs stable-baselines3: pip install 'trackfield[train]'") from e
+    VecEnv = _from_sb3("common.vec_env.base_vec_env", "VecEnv")  # noqa: N806 - a class
 
     class SB3VecEnv(VecEnv):
         """A trackfield vector env (any domain's ``BatchVectorEnv``) behind SB3's ``VecEnv`` API.
