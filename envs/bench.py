@@ -6,6 +6,10 @@ and ``trackfield.vector.make`` with N worlds on 1 and 2 threads. Prints one JSON
 per measurement and a table with the ratios measured in this run: vector vs single
 env, 2 threads vs 1, per-core figures vs the issue's 50,000 target and vs real GRF.
 Speed is never asserted by tests; this is where it is reported.
+
+For football it then prints the fidelity table (``trackfield.football.fidelity``): the mean
+random-policy episode length and ending shares of every academy scenario, measured live,
+beside real GRF's stored figures (``--fidelity-episodes 0`` skips it).
 """
 from __future__ import annotations
 
@@ -91,6 +95,8 @@ def main(argv=None) -> None:
     parser.add_argument("--envs", type=int, default=64, help="worlds in the vector env")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument("--fidelity-episodes", type=int, default=100,
+                        help="random-policy episodes per academy scenario for the GRF comparison (0: skip)")
     args = parser.parse_args(argv)
 
     commit = _commit()
@@ -125,6 +131,20 @@ def main(argv=None) -> None:
               + f" {scaling:8.2f}x {engine_scaling:9.2f}x {vs_grf}")
     print("\nper-core: vector steps/s on the fewest threads / threads; /target: per-core / 50,000; "
           "engine: the C++ batch.step alone (no Python per step), showing how the engine scales.")
+    if args.domain == "football" and args.fidelity_episodes > 0:
+        print_fidelity(args.fidelity_episodes)
+
+
+def print_fidelity(episodes: int) -> None:
+    from trackfield.football import fidelity
+
+    rows = fidelity.compare(episodes=episodes)
+    print(f"\nBehaviour under a uniform random policy, {episodes} episodes per scenario, trackfield (live) / "
+          "real GRF 2.10.2 (stored):")
+    print(fidelity.format_table(rows))
+    passed = sum(fidelity.within_tolerance(ours, grf) for ours, grf in rows)
+    print(f"{passed} of {len(rows)} within the tolerance (length 0.67x-1.5x of GRF's, every ending share "
+          "within 15 points)")
 
 
 if __name__ == "__main__":

@@ -236,4 +236,5 @@ def test_reward_components_callback_logs_the_means_of_what_it_saw():
         expected = np.mean([info[name] for info in witness.seen])
         assert logged.last_means[name] == pytest.approx(expected, abs=1e-9)
         assert capture.dumps[-1][f"reward_components/{name}"] == pytest.approx(expected, abs=1e-9)
-    assert logged.last_means["checkpoints"] > 0  # random play collects some checkpoints
+    # random play collects some checkpoints: the means are not all trivially zero
+    assert any(d.get("reward_components/checkpoints", 0.0) > 0 for d in capture.dumps)

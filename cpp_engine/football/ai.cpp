@@ -9,6 +9,8 @@ namespace trackfield::football {
 
 namespace {
 
+constexpr float kJockeyDistance = 1.5f;  // how far goal-side of the carrier a hunter stands
+
 struct TeamView {
   int team;
   float difficulty;
@@ -26,7 +28,10 @@ void move_towards(World& w, int p, Vec2 target, bool sprint) {
   Vec2 d = target - player_pos(w, p);
   float dist = length(d);
   float speed = (sprint ? kSprintSpeed : kRunSpeed) * (1.0f - kTiredSlowdown * w.p.tired[p]);
-  if (dist < 2.0f) speed *= dist / 2.0f;  // arrive instead of overshooting
+  // Arrive instead of overshooting: no faster than one can still stop in (braking a
+  // little harder than accelerating), and easing off over the last metres.
+  speed = std::fmin(speed, std::sqrt(2.0f * kPlayerAccel * dist));
+  if (dist < 1.0f) speed *= dist;
   Vec2 v = dist > 1e-4f ? d * (speed / dist) : Vec2{};
   w.p.want_vx[p] = v.x;
   w.p.want_vy[p] = v.y;
@@ -49,15 +54,24 @@ float lane_clearance(const World& w, int team, Vec2 from, Vec2 to) {
   return best;
 }
 
-// Where a chaser can meet the ball: its position after the time needed to run there.
-Vec2 intercept_point(const World& w, int p) {
-  Vec2 ball = ball_pos(w);
-  Vec2 vel{w.ball.vx, w.ball.vy};
-  float t = distance(player_pos(w, p), ball) / kSprintSpeed;
-  Vec2 at = ball + vel * std::fmin(t, 1.5f);
-  at.x = clampf(at.x, -kHalfLength, kHalfLength);
-  at.y = clampf(at.y, -kHalfWidth, kHalfWidth);
-  return at;
+// How offensive a role is (0 keeper and centre-backs .. 1 forwards), as GRF's AI rates it.
+float role_mind_set(int role) {
+  switch (role) {
+    case kRoleGK: case kRoleCB: return 0.0f;
+    case kRoleLB: case kRoleRB: case kRoleDM: return 0.25f;
+    case kRoleAM: return 0.75f;
+    case kRoleCF: return 1.0f;
+    default: return 0.5f;
+  }
+}
+
+// The distance from which a defender goes for an opponent on the ball: longer for
+// defensive roles and harder AI, shorter when tired (GRF: 10-20 m scaled by
+// 0.3 + 0.7 difficulty and by fatigue and recent running, here taken at its mean).
+float hunt_distance(const World& w, int p, const TeamView& tv) {
+  float base = 10.0f + 10.0f * (1.0f - role_mind_set(w.p.role[p]));
+  float fatigue = 0.5f * (1.0f - w.p.tired[p]) + 0.25f;
+  return base * fatigue * (0.3f + 0.7f * tv.difficulty);
 }
 
 void decide_with_ball(World& w, int p, const TeamView& tv) {
@@ -71,11 +85,11 @@ void decide_with_ball(World& w, int p, const TeamView& tv) {
   if (w.p.role[p] == kRoleGK) {
     // Keepers clear with a long pass to the most open team-mate upfield.
     Vec2 aim{tv.attack_sign, 0.0f};
-    try_pass(w, p, kLongPass, aim, error);
+    try_pass(w, p, kLongPass, aim, error, kAiClearanceReach);
     return;
   }
   // Shoot when close enough with a view of goal.
-  float shoot_range = 16.0f + 8.0f * tv.difficulty;
+  float shoot_range = 11.0f + 7.0f * tv.difficulty;  // GRF's AI shoots from about 15 m (median, measured)
   if (to_goal < shoot_range && std::fabs(pos.y) < 14.0f) {
     float chance = 0.35f + 0.5f * (1.0f - to_goal / shoot_range);
     if (roll_chance(w, chance) || blunder) {
@@ -104,7 +118,7 @@ void decide_with_ball(World& w, int p, const TeamView& tv) {
     if (best >= 0 && (best_score > 2.0f || blunder)) {
       Vec2 aim = player_pos(w, best) - pos;
       int kind = length(aim) > 25.0f ? kLongPass : kShortPass;
-      try_pass(w, p, kind, aim, error);
+      try_pass(w, p, kind, aim, error, length(aim));
       return;
     }
   }
@@ -118,7 +132,39 @@ void decide_with_ball(World& w, int p, const TeamView& tv) {
       dir = normalized(dir + side * 0.8f);
     }
   }
-  move_towards(w, p, pos + dir * 10.0f, pressure > 5.0f);
+  // GRF's carriers mostly run with the ball at walking pace (5 m/s), sprinting only into
+  // open space well away from goal.
+  move_towards(w, p, pos + dir * 10.0f, pressure > 10.0f && to_goal > 30.0f);
+}
+
+// GRF's keeper comes out all the way to an opponent running at goal in our half when
+// no team-mate is nearer the point from which that opponent would shoot (about 20 m
+// out): with nobody to cover, it closes the angle by going for the ball itself. The
+// opponent is the one nearest the ball, on it or not; off it, the keeper heads for a
+// point between them until it is the nearer to the ball. Returns false, or true with
+// where to run in `target`.
+bool keeper_rush_target(const World& w, int p, const TeamView& tv, Vec2* target) {
+  Vec2 ball = ball_pos(w);
+  if (ball.x * tv.attack_sign > 0.0f) return false;  // the ball is in their half
+  int opponent = w.ball.owner;
+  if (opponent >= 0 && team_of(opponent) == tv.team) return false;
+  float opponent_to_ball = 0.0f;
+  if (opponent < 0) opponent_to_ball = nearest_opponent_distance(w, tv.team, ball, &opponent);
+  if (opponent < 0) return false;
+  Vec2 from = player_pos(w, opponent);
+  float to_goal = distance(from, tv.own_goal);
+  float short_of_goal = clampf(to_goal - 20.0f * clampf(to_goal / 40.0f, 0.0f, 1.0f), 0.0f, kHalfLength);
+  Vec2 shooting_point = from + normalized(tv.own_goal - from) * short_of_goal;
+  float mate_d = 1e30f;
+  for (int s = 0; s < w.team_size[tv.team]; ++s) {
+    int q = first_of(tv.team) + s;
+    if (q == p || !w.p.present[q]) continue;
+    mate_d = std::fmin(mate_d, distance(player_pos(w, q), shooting_point));
+  }
+  if (mate_d <= short_of_goal + 1.0f) return false;
+  bool keeper_nearer = distance(player_pos(w, p), ball) < opponent_to_ball;
+  *target = w.ball.owner >= 0 || keeper_nearer ? ball : from * 0.6f + ball * 0.4f;
+  return true;
 }
 
 void decide_keeper(World& w, int p, const TeamView& tv) {
@@ -132,12 +178,7 @@ void decide_keeper(World& w, int p, const TeamView& tv) {
     float cross_y = b.y + b.vy * t;
     if (t < 2.5f && std::fabs(cross_y) < kGoalHalfWidth + 2.0f) {
       Vec2 target{goal.x + tv.attack_sign * 0.8f, clampf(cross_y, -kGoalHalfWidth, kGoalHalfWidth)};
-      float reaction = 0.55f + 0.45f * tv.difficulty;
-      Vec2 d = target - player_pos(w, p);
-      float dist = length(d);
-      Vec2 v = dist > 1e-3f ? d * (kSprintSpeed * 1.15f * reaction / dist) : Vec2{};
-      w.p.want_vx[p] = v.x;
-      w.p.want_vy[p] = v.y;
+      move_towards(w, p, target, true);
       return;
     }
   }
@@ -147,14 +188,32 @@ void decide_keeper(World& w, int p, const TeamView& tv) {
     move_towards(w, p, ball, true);
     return;
   }
-  // Otherwise stand on the line from goal centre to the ball, a few metres out.
+  Vec2 rush;
+  if (keeper_rush_target(w, p, tv, &rush)) {
+    move_towards(w, p, rush, true);
+    return;
+  }
+  // Otherwise stand on the line from goal centre to the ball: a little off the line
+  // while the ball is in our half, further out (up to 10 m) when it is in theirs.
   Vec2 to_ball = ball - goal;
-  float out = clampf(length(to_ball) * 0.12f, 1.0f, 6.0f);
+  bool our_half = ball.x * tv.attack_sign < 0.0f;
+  float out = our_half ? clampf(length(to_ball) * 0.06f, 0.7f, 3.0f) : 10.0f;
   Vec2 spot = goal + normalized(to_ball, {tv.attack_sign, 0.0f}) * out;
   move_towards(w, p, spot, distance(spot, player_pos(w, p)) > 4.0f);
 }
 
 }  // namespace
+
+// Where a chaser can meet the ball: its position after the time needed to run there.
+Vec2 intercept_point(const World& w, int p) {
+  Vec2 ball = ball_pos(w);
+  Vec2 vel{w.ball.vx, w.ball.vy};
+  float t = distance(player_pos(w, p), ball) / kSprintSpeed;
+  Vec2 at = ball + vel * std::fmin(t, 1.5f);
+  at.x = clampf(at.x, -kHalfLength, kHalfLength);
+  at.y = clampf(at.y, -kHalfWidth, kHalfWidth);
+  return at;
+}
 
 void run_ai(World& w, const ScenarioConfig& sc) {
   const int owner_team = ball_owner_team(w);
@@ -169,10 +228,12 @@ void run_ai(World& w, const ScenarioConfig& sc) {
         int p = first_of(team) + s;
         if (!w.p.present[p] || w.p.lazy[p] || w.p.role[p] == kRoleGK) continue;
         float d = distance(player_pos(w, p), ball_pos(w));
+        // A carrier is hunted only from within hunt_distance (GRF's AI); a loose ball by anyone.
+        if (owner_team == 1 - team && d > hunt_distance(w, p, tv)) continue;
         if (d < chaser_d) second = chaser, second_d = chaser_d, chaser = p, chaser_d = d;
         else if (d < second_d) second = p, second_d = d;
       }
-      if (tv.difficulty < 0.5f || second_d > 12.0f) second = -1;
+      if (owner_team < 0 && (tv.difficulty < 0.5f || second_d > 12.0f)) second = -1;
     }
     int reaction = static_cast<int>(std::lround(2.0f * (1.0f - tv.difficulty)));
     for (int s = 0; s < w.team_size[team]; ++s) {
@@ -194,7 +255,7 @@ void run_ai(World& w, const ScenarioConfig& sc) {
                                                     : Vec2{w.p.face_x[p], w.p.face_y[p]};
           if (w.m.game_mode == kModePenalty) shoot(w, p, tv.goal - player_pos(w, p), 1.6f - tv.difficulty);
           else try_pass(w, p, w.m.game_mode == kModeGoalKick ? kLongPass : kShortPass, aim,
-                        1.6f - tv.difficulty);
+                        1.6f - tv.difficulty, kAiClearanceReach);
         }
         continue;
       }
@@ -213,6 +274,12 @@ void run_ai(World& w, const ScenarioConfig& sc) {
         decide_keeper(w, p, tv);
       } else if (p == chaser || p == second) {
         Vec2 target = intercept_point(w, p);
+        if (owner_team == 1 - team) {
+          // GRF's hunters jockey goal-side of the carrier rather than dive in: the ball
+          // is won when the carrier runs into them or the tackle (rules.cpp) comes off.
+          Vec2 carrier = player_pos(w, w.ball.owner);
+          target = carrier + normalized(tv.own_goal - carrier) * kJockeyDistance;
+        }
         if (p == second) target = target + (tv.own_goal - target) * (3.0f / std::fmax(distance(tv.own_goal, target), 3.0f));
         move_towards(w, p, target, true);
         // Occasionally go to ground when the carrier is just out of reach.

@@ -147,7 +147,8 @@ void FootballDomain::check_world(const World& w, const Config& cfg) {
     const Agent& ag = w.agents[a];
     if (ag.team != (a < cfg.left_agents ? 0 : 1) || !player_ok(ag.player)) fail("agent");
     if (ag.player >= 0 && team_of(ag.player) != ag.team) fail("agent player");
-    if (ag.direction < 0 || ag.direction > 8 || ag.pending_kick < 0 || ag.pending_kick >= kNumActions) fail("agent actions");
+    if (ag.direction < 0 || ag.direction > 8 || ag.pending_kick < 0 || ag.pending_kick >= kNumActions ||
+        ag.kick_windup < 0 || ag.kick_windup > kMaxKickWindup) fail("agent actions");
     if (ag.checkpoints_collected < 0 || ag.checkpoints_collected > kNumCheckpoints) fail("checkpoints");
   }
   if (!player_ok(w.ball.owner) || !player_ok(w.ball.last_touch) || !player_ok(w.ball.pass_receiver)) fail("ball");

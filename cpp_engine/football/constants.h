@@ -33,10 +33,10 @@ constexpr float kStepSeconds = 1.0f / kStepsPerSecond;
 constexpr float kDt = kStepSeconds / kSubsteps;
 
 // Player movement (m/s, m/s^2).
-constexpr float kRunSpeed = 6.2f;
-constexpr float kSprintSpeed = 8.4f;
-constexpr float kDribbleSpeed = 4.8f;
-constexpr float kPlayerAccel = 14.0f;
+constexpr float kRunSpeed = 5.0f;      // GRF: walkVelocity 5, sprintVelocity 8, dribbleVelocity 3.5
+constexpr float kSprintSpeed = 8.0f;
+constexpr float kDribbleSpeed = 3.5f;
+constexpr float kPlayerAccel = 6.5f;  // GRF, measured: 0 to 5 m/s in about 0.8 s
 constexpr float kSlideSpeed = 7.5f;
 constexpr int kSlideSteps = 6;
 constexpr float kSprintTiring = 0.012f;  // tired factor gained per sprinting step
@@ -47,19 +47,26 @@ constexpr float kTiredSlowdown = 0.35f;  // speed loss at tired factor 1
 constexpr float kGravity = 9.81f;
 constexpr float kBallRollDecel = 2.2f;    // rolling resistance, m/s^2
 constexpr float kBallRollDrag = 0.12f;    // velocity-proportional loss on the ground, 1/s
-constexpr float kBallAirDrag = 0.015f;    // velocity-proportional loss in flight, 1/s
+constexpr float kBallAirDrag = 0.22f;     // velocity-proportional loss in flight, 1/s (GRF, measured)
 constexpr float kBallBounce = 0.55f;      // vertical restitution
 constexpr float kBallBounceFriction = 0.85f;
 constexpr float kDribbleOffset = 0.6f;    // ball ahead of the carrier's feet, m
 constexpr float kControlRadius = 0.9f;    // a field player reaches the ball within this
 constexpr float kReceiverRadius = 1.3f;   // ... and the intended receiver of a pass within this
-constexpr float kStartPossessionRadius = 2.0f;  // a player this near the ball at kick-off starts with it
-constexpr float kKeeperReach = 1.6f;
+constexpr float kMagnetRadius = 2.5f;   // a controlled player steps onto a loose ball this near
+constexpr float kKeeperReach = 2.2f;  // a dive
+constexpr float kKeeperReactionDelay = 0.38f;  // s of a shot's flight before a keeper can touch it
+constexpr float kKeeperReactionSpan = 0.3f;    // s more until it is fully set
 constexpr float kFieldReachHeight = 1.9f;
 constexpr float kKeeperReachHeight = 2.6f;
 constexpr float kTackleRadius = 1.3f;
 constexpr float kSlideReach = 1.6f;
 constexpr int kKickCooldownSubsteps = 12;  // a kicker cannot re-take the ball at once
+constexpr float kDeflectChance = 0.35f;    // a field player who fails to control a ball touches it
+// Steps from pressing a kick to the ball leaving the foot (GRF, measured: 3-4 steps when
+// facing the kick's direction, 4-6 when turning to it).
+constexpr int kKickWindup = 4;
+constexpr int kMaxKickWindup = 6;
 
 // Set pieces: steps between the whistle and the restart being playable.
 constexpr int kSetPieceDelaySteps = 10;

@@ -8,8 +8,9 @@ namespace trackfield::football {
 
 namespace {
 
-constexpr float kShotSpeed = 27.0f;
+constexpr float kShotSpeed = 30.0f;  // GRF, measured: 29-31 m/s for a one-step press
 constexpr float kMaxGroundPassSpeed = 26.0f;
+constexpr float kPi = 3.14159265f;
 
 // Angular error (radians) of a kick; callers skip it in deterministic mode.
 float kick_error(World& w, int player, float base, float error_scale) {
@@ -34,34 +35,36 @@ Vec2 lead_target(const World& w, int receiver, Vec2 from, float ball_speed) {
 
 }  // namespace
 
-int choose_pass_receiver(const World& w, int player, Vec2 aim, int kind) {
+// GRF's pass targeting: every team-mate is rated by how far (over 70 m) it is from the
+// point the kicker means, `reach` metres along `aim`, and by the angle between `aim`
+// and the way to it; the best rated one receives. There is always a receiver when the
+// team has another player: a pass "into space" is a pass to the nearest such mate.
+int choose_pass_receiver(const World& w, int player, Vec2 aim, float reach) {
   int team = team_of(player);
   Vec2 from = player_pos(w, player);
-  aim = normalized(aim);
-  float ideal = kind == kShortPass ? 14.0f : 32.0f;
+  aim = normalized(aim, {w.p.face_x[player], w.p.face_y[player]});
+  Vec2 meant = from + aim * reach;
   int best = -1;
-  float best_score = -1e30f;
+  float best_rating = 1e30f;
   for (int s = 0; s < w.team_size[team]; ++s) {
     int q = first_of(team) + s;
     if (q == player || !w.p.present[q]) continue;
-    Vec2 d = player_pos(w, q) - from;
-    float dist = length(d);
-    if (dist < 2.0f) continue;
-    float cos_angle = dot(d, aim) / dist;
-    if (cos_angle < 0.35f) continue;  // only receivers roughly in the kicking direction
-    float score = 3.0f * cos_angle - std::fabs(dist - ideal) / ideal;
-    if (score > best_score) best_score = score, best = q;
+    Vec2 to = player_pos(w, q) - from;
+    float dist = length(to);
+    float distance_rating = 0.8f * std::pow(clampf(distance(player_pos(w, q), meant) / 70.0f, 0.0f, 1.0f), 0.8f);
+    float cos_angle = dist > 1e-3f ? clampf(dot(to, aim) / dist, -1.0f, 1.0f) : 1.0f;
+    float rating = distance_rating + std::acos(cos_angle) / kPi;
+    if (rating < best_rating) best_rating = rating, best = q;
   }
   return best;
 }
 
-bool try_pass(World& w, int player, int kind, Vec2 aim, float error_scale) {
+bool try_pass(World& w, int player, int kind, Vec2 aim, float error_scale, float reach) {
   if (w.ball.owner != player) return false;
   const bool deterministic = w.m.deterministic;
   Vec2 from = ball_kick_origin(w);
-  int receiver = choose_pass_receiver(w, player, aim, kind);
+  int receiver = choose_pass_receiver(w, player, aim, reach);
   Vec2 target;
-  float nominal = kind == kShortPass ? 15.0f : 30.0f;
   if (receiver >= 0) {
     // Lead AI receivers by their run; an agent's receiver becomes the agent's to move
     // (it stops unless told otherwise), so aim at its feet.
@@ -69,8 +72,10 @@ bool try_pass(World& w, int player, int kind, Vec2 aim, float error_scale) {
     for (int a = 0; a < w.num_agents; ++a) agent_team |= w.agents[a].team == team_of(player);
     float guess_speed = kind == kShortPass ? 12.0f : 20.0f;
     target = agent_team ? player_pos(w, receiver) : lead_target(w, receiver, from, guess_speed);
+    // GRF plays a long pass as a through ball: 20% of its length beyond the receiver.
+    if (kind == kLongPass) target.x += (team_of(player) == 0 ? 1.0f : -1.0f) * 0.2f * distance(target, from);
   } else {
-    target = from + normalized(aim) * nominal;
+    target = from + normalized(aim) * std::fmax(reach, kind == kShortPass ? 15.0f : 30.0f);
   }
   Vec2 delta = target - from;
   float dist = std::fmax(length(delta), 1.0f);
@@ -83,16 +88,18 @@ bool try_pass(World& w, int player, int kind, Vec2 aim, float error_scale) {
   if (kind == kHighPass) {
     // Lofted: in the air for most of the distance, landing near the receiver.
     float flight = clampf(dist / 16.0f, 0.9f, 2.6f);
-    vel = dir * (dist / flight * 0.95f);
+    float carry = (1.0f - std::exp(-kBallAirDrag * flight)) / kBallAirDrag;  // metres per m/s, with drag
+    vel = dir * (dist / carry * 0.95f);
     vz = 0.5f * kGravity * flight;
   } else {
-    // Along the ground (long passes slightly lifted): strike so the ball still
-    // arrives at a controllable pace after rolling resistance.
+    // Along the ground, struck so the ball still arrives at a controllable pace after
+    // rolling resistance. Beyond 15 m it is chipped, as GRF's are (a 50 m pass peaks
+    // about 2.4 m up), so a long ball clears the players in between.
     float arrive = kind == kShortPass ? 6.0f : 9.0f;
     float decel = kBallRollDecel + kBallRollDrag * 8.0f;
     float speed = std::sqrt(arrive * arrive + 2.0f * decel * dist);
     vel = dir * std::fmin(speed, kMaxGroundPassSpeed);
-    vz = kind == kLongPass ? 2.5f : 0.0f;
+    vz = std::fmax(kind == kLongPass ? 2.5f : 0.0f, clampf(0.2f * (dist - 15.0f), 0.0f, 7.0f));
   }
   free_ball(w, vel, vz, player);
   w.ball.pass_receiver = receiver;
@@ -145,6 +152,7 @@ void shoot(World& w, int player, Vec2 aim, float error_scale) {
   Vec2 delta = target - from;
   float dist = std::fmax(length(delta), 1.0f);
   Vec2 dir = delta * (1.0f / dist);
+  // GRF's shots are accurate: from 13-26 m almost none miss the target.
   if (!deterministic) dir = rotated(dir, kick_error(w, player, 0.012f + 0.0016f * dist, error_scale));
   float speed = kShotSpeed;
   float flight = dist / speed;

@@ -18,11 +18,28 @@ bool keeper_may_handle(const World& w, int p) {
          std::fabs(w.ball.y) < kPenaltyBoxHalfWidth;
 }
 
+// How far a keeper has got with reacting to a shot: 0 before kKeeperReactionDelay
+// seconds of flight, 1 after kKeeperReactionSpan more (GRF, measured with its keeper at
+// difficulty 0.6: shots from 13 m always score, from 18 m a third, from 26 m none).
+float keeper_reaction(const World& w) {
+  return clampf((w.ball.flight_time - kKeeperReactionDelay) / kKeeperReactionSpan, 0.0f, 1.0f);
+}
+
 // Probability that a player brings the ball under control at this ball speed.
-float control_chance(const World& w, int p, float ball_speed, bool keeper) {
-  if (keeper) return clampf(1.05f - ball_speed / 40.0f, 0.35f, 0.97f);
+float control_chance(const World& w, const ScenarioConfig& sc, int p, float ball_speed, bool keeper) {
+  // A team-mate's pass is played to the keeper's feet: it is controlled like a field player's.
+  bool from_mate = w.ball.last_touch >= 0 && team_of(w.ball.last_touch) == team_of(p);
+  if (keeper && !from_mate) {
+    // An AI keeper's hands are as good as its team's difficulty; an agent's at their best.
+    float skill = w.p.controlled_by[p] >= 0 ? 1.0f : 0.8f + 0.2f * team_difficulty(sc, team_of(p));
+    if (w.ball.shot_in_flight) return 0.97f * keeper_reaction(w) * skill;
+    return clampf((1.3f - ball_speed / 40.0f) * skill, 0.25f, 0.97f);
+  }
   float chance = 1.15f - ball_speed / 26.0f;
   if (w.ball.pass_receiver == p) chance += 0.15f;
+  // Cutting out an opponent's moving pass is harder than taking one's own team's.
+  bool opponents_ball = w.ball.last_touch >= 0 && team_of(w.ball.last_touch) != team_of(p);
+  if (opponents_ball) chance -= 0.35f * clampf((ball_speed - 6.0f) / 10.0f, 0.0f, 1.0f);
   if (w.ball.z > 1.0f) chance -= 0.25f;  // chest/head height is harder
   return clampf(chance, 0.12f, 1.0f);
 }
@@ -65,6 +82,7 @@ void free_ball(World& w, Vec2 vel, float vz, int kicker) {
   w.ball.vz = vz;
   w.ball.pass_receiver = -1;
   w.ball.shot_in_flight = false;
+  w.ball.flight_time = 0.0f;
   if (kicker >= 0) {
     w.ball.last_touch = kicker;
     w.p.kick_cooldown[kicker] = kKickCooldownSubsteps;
@@ -113,6 +131,7 @@ void step_ball_motion(World& w) {
     b.vz = 0.0f;
     return;
   }
+  b.flight_time += kDt;
   if (b.z > 0.0f || b.vz > 0.0f) {
     b.vz -= kGravity * kDt;
     float keep = 1.0f - kBallAirDrag * kDt;
@@ -146,7 +165,7 @@ void step_ball_motion(World& w) {
   b.y += b.vy * kDt;
 }
 
-void resolve_ball_control(World& w) {
+void resolve_ball_control(World& w, const ScenarioConfig& sc) {
   Ball& b = w.ball;
   if (b.owner >= 0) return;
   int best = -1;
@@ -158,13 +177,16 @@ void resolve_ball_control(World& w) {
     float reach = keeper ? kKeeperReach : (p == b.pass_receiver ? kReceiverRadius : kControlRadius);
     float max_z = keeper ? kKeeperReachHeight : kFieldReachHeight;
     if (b.z > max_z) continue;
-    float dx = w.p.x[p] - b.x, dy = w.p.y[p] - b.y;
+    // As GRF, reach is measured from a point just ahead of the body, where the feet are
+    // (0.1 m along the facing, 0.05 s of running).
+    float dx = w.p.x[p] + 0.1f * w.p.face_x[p] + 0.05f * w.p.vx[p] - b.x;
+    float dy = w.p.y[p] + 0.1f * w.p.face_y[p] + 0.05f * w.p.vy[p] - b.y;
     float d = dx * dx + dy * dy;
     if (d < reach * reach && d < best_d) best_d = d, best = p, best_keeper = keeper;
   }
   if (best < 0) return;
   float speed = std::sqrt(b.vx * b.vx + b.vy * b.vy + b.vz * b.vz);
-  if (roll_chance(w, control_chance(w, best, speed, best_keeper))) {
+  if (roll_chance(w, control_chance(w, sc, best, speed, best_keeper))) {
     bool offside = w.m.offsides && w.p.offside_mark[best] && w.ball.last_touch >= 0 &&
                    team_of(w.ball.last_touch) == team_of(best) && w.m.game_mode == kModeNormal;
     if (offside) {
@@ -177,15 +199,21 @@ void resolve_ball_control(World& w) {
   }
   // Not controlled: a keeper parries away from goal, a field player deflects it.
   float noise = w.m.deterministic ? 0.0f : rng_range(w.rng, -1.0f, 1.0f);
-  if (best_keeper) {
+  if (best_keeper && b.shot_in_flight && !roll_chance(w, keeper_reaction(w))) {
+    w.p.kick_cooldown[best] = kKickCooldownSubsteps;  // beaten before getting a hand to it
+    return;
+  } else if (best_keeper) {
     b.vx = -b.vx * 0.35f;
     b.vy = b.vy * 0.4f + noise * 5.0f;
     b.vz = std::fabs(b.vz) * 0.3f + 1.5f;
-  } else {
+  } else if (roll_chance(w, kDeflectChance)) {
     Vec2 v = rotated({b.vx, b.vy}, noise * 0.6f) * 0.45f;
     b.vx = v.x;
     b.vy = v.y;
     b.vz *= 0.3f;
+  } else {
+    w.p.kick_cooldown[best] = kKickCooldownSubsteps;  // missed it: one attempt per ball
+    return;
   }
   b.last_touch = best;
   b.pass_receiver = -1;

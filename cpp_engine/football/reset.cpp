@@ -63,23 +63,9 @@ void reset_world(World& w, const EnvConfig& cfg, uint64_t seed, int episode) {
   w.m.game_mode = w.m.prev_game_mode = kModeNormal;
   w.m.restart_team = w.m.taker = w.m.last_owned_team = -1;
 
-  // GRF's academy files place the ball a metre or so from an attacker: that player
-  // starts on the ball (the first ownership is not a possession change).
-  int nearest = -1;
-  float nearest_d = kStartPossessionRadius;
-  for (int p = 0; p < kMaxPlayers; ++p) {
-    if (!w.p.present[p]) continue;
-    float d = distance(player_pos(w, p), ball);
-    if (d < nearest_d) nearest_d = d, nearest = p;
-  }
-  if (nearest >= 0) {
-    give_ball(w, nearest);
-    w.m.last_owned_team = team_of(nearest);
-    Vec2 face = normalized(ball - player_pos(w, nearest), {w.p.face_x[nearest], w.p.face_y[nearest]});
-    w.p.face_x[nearest] = face.x;
-    w.p.face_y[nearest] = face.y;
-  }
-
+  // As in GRF, nobody owns the ball at reset: whoever reaches it first under the
+  // ball-control rules (physics.cpp) takes it, and that first ownership is not a
+  // possession change.
   w.num_agents = num_agents(cfg);
   for (int a = 0; a < w.num_agents; ++a) {
     w.agents[a].team = a < cfg.left_agents ? 0 : 1;

@@ -9,7 +9,7 @@ namespace trackfield::football {
 
 namespace {
 
-constexpr float kTackleChance = 0.22f;   // per step, for a defender at the ball
+constexpr float kTackleChance = 0.03f;   // per step, for a defender at the ball
 constexpr float kTackleFoulChance = 0.015f;
 constexpr float kSlideFromBehindFoul = 0.6f;
 constexpr float kSlideFoulChance = 0.12f;

@@ -18,7 +18,7 @@ void step_world(World& w, const EnvConfig& cfg, const int32_t* actions) {
     if (w.m.game_mode != kModeNormal && w.ball.owner < 0) break;  // stopped: the ball waits
     step_ball_motion(w);
     if (check_goal_or_out(w)) break;
-    resolve_ball_control(w);
+    resolve_ball_control(w, sc);
   }
   resolve_tackles(w, sc);
   update_stamina(w);

@@ -19,16 +19,21 @@ void select_active_players(World& w);
 
 // ai.cpp: the built-in AI moves every player no agent drives.
 void run_ai(World& w, const ScenarioConfig& sc);
+// Where player p can meet the moving ball: its position after the time needed to run there.
+Vec2 intercept_point(const World& w, int p);
 
-// kicks.cpp: passes and shots.
-bool try_pass(World& w, int player, int kind, Vec2 aim, float error_scale);
+// kicks.cpp: passes and shots. A pass goes to the team-mate that best fits the point
+// `reach` metres along `aim` (choose_pass_receiver).
+constexpr float kAgentPassReach = 6.6f;  // what an agent's one-step press means (GRF: 60 m x power 0.11)
+constexpr float kAiClearanceReach = 30.0f;
+bool try_pass(World& w, int player, int kind, Vec2 aim, float error_scale, float reach);
 void shoot(World& w, int player, Vec2 aim, float error_scale);
-int choose_pass_receiver(const World& w, int player, Vec2 aim, int kind);
+int choose_pass_receiver(const World& w, int player, Vec2 aim, float reach);
 
 // physics.cpp: one substep of player and ball motion, possession and ball control.
 void step_player_motion(World& w);
 void step_ball_motion(World& w);
-void resolve_ball_control(World& w);
+void resolve_ball_control(World& w, const ScenarioConfig& sc);
 
 // rules.cpp: goals, ball out of play, tackles, fouls, offside, set pieces.
 bool check_goal_or_out(World& w);  // true if play stopped this substep

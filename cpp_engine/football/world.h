@@ -41,6 +41,7 @@ struct Ball {
   int last_touch;       // player index, -1 before any touch
   int pass_receiver;    // intended receiver of the ball in flight, -1 if none
   bool shot_in_flight;  // last kick was a shot (keepers react to it)
+  float flight_time;    // seconds since the ball was last struck (a keeper needs time to react)
 };
 
 // One controlled agent: which player it drives now and its sticky actions.
@@ -51,6 +52,7 @@ struct Agent {
   bool sprint, dribble;   // sticky
   int8_t pending_kick;    // a kick action waiting for the ball (one-touch buffer), 0 if none
   int8_t pending_steps;
+  int8_t kick_windup;     // steps until a pressed kick leaves the foot (GRF's kick animations), 0 if none
   int8_t checkpoints_collected;
 };
 

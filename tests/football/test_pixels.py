@@ -27,8 +27,12 @@ def test_gray_is_the_luminance_of_rgb():
         c = a.astype(np.int64)
         lum = (299 * c[..., 0] + 587 * c[..., 1] + 114 * c[..., 2] + 500) // 1000
         assert np.array_equal(b[..., 0], lum.astype(np.uint8)), f"step {t}"
-        a = rgb.step(t % 19)[0]
-        b = gray.step(t % 19)[0]
+        a, _, done_a, cut_a, _ = rgb.step(t % 19)
+        b, _, done_b, cut_b, _ = gray.step(t % 19)
+        assert (done_a, cut_a) == (done_b, cut_b)
+        if done_a or cut_a:
+            a, _ = rgb.reset(seed=5 + t)
+            b, _ = gray.reset(seed=5 + t)
 
 
 def test_ball_moves_across_the_frame_as_in_the_raw_observation(scenario_file):

@@ -1,8 +1,11 @@
 """The laws of the game and GRF's episode rules, checked on constructed situations.
 
 Scenario coordinates are GRF units in each team's own frame (own goal at x = -1).
-A field player controls a loose ball within 0.9 m; the ball sits 0.6 m ahead of its
-carrier, so a ball 0.01 units (0.525 m) ahead of a player is his at the first step.
+A field player controls a loose ball within 0.9 m of his feet (0.1 m ahead of him); the
+ball sits 0.6 m ahead of its carrier, so a ball 0.01 units (0.525 m) ahead of a player
+is his at the first step. As in GRF, a kick is an animation: the ball leaves the foot
+KICK_WINDUP steps after the press (one more when turning), and a pass always goes to the
+best-placed team-mate when there is one (behind the passer included).
 """
 from __future__ import annotations
 
@@ -19,6 +22,17 @@ GAME_MODE = dict(normal=0, kickoff=1, goal_kick=2, free_kick=3, corner=4, throw_
 
 # The opponents' only player: a lazy keeper stranded in the far (left) goal.
 FAR_LAZY_KEEPER = [(1.0, 0.0, "GK", True)]
+KICK_WINDUP = 4  # steps from pressing a kick to the ball leaving the foot (GRF, measured: 3-4)
+
+
+def press_kick(env, action, extra=0):
+    """Presses a kick and steps until the ball leaves the carrier's foot; returns that obs."""
+    obs, *_ = env.step(action)
+    for _ in range(KICK_WINDUP - 1 + extra):
+        assert obs["ball_owned_player"] >= 0, "the ball left before the kick's wind-up"
+        obs, *_ = env.step(0)
+    assert obs["ball_owned_player"] == -1, "the ball did not leave the foot after the wind-up"
+    return obs
 
 
 def step_until_done(env, actions):
@@ -102,14 +116,17 @@ def test_goal_without_end_on_score_restarts_with_kickoff_for_the_other_team(scen
 @pytest.mark.parametrize("how,ball,player,actions,mode", [
     # dribble over the goal line wide of the post: goal kick for the defenders
     ("run_past_line", (0.9, 0.3), (0.89, 0.3), [5] * 60, "goal_kick"),
-    # a long / high pass with nobody ahead goes over the goal line wide of the goal
+    # a long / high pass by a player with no team-mate goes straight on, over the goal
+    # line wide of the goal
     ("long_pass_wide", (0.9, 0.3), (0.89, 0.3), [9] + [0] * 60, "goal_kick"),
     ("high_pass_wide", (0.9, 0.3), (0.89, 0.3), [10] + [0] * 60, "goal_kick"),
     # over the side line: throw-in
     ("run_over_sideline", (0.5, 0.4), (0.5, 0.39), [7] * 60, "throw_in"),
 ])
 def test_ball_out_of_play_ends_academy_episode(scenario_file, how, ball, player, actions, mode):
-    path = scenario_file(ball, [(-1.0, 0.0, "GK"), (player[0], player[1], "CF")], FAR_LAZY_KEEPER,
+    lone = "pass" in how  # with a keeper behind him, GRF's pass would go back to the keeper
+    mates = [] if lone else [(-1.0, 0.0, "GK")]
+    path = scenario_file(ball, mates + [(player[0], player[1], "CF")], FAR_LAZY_KEEPER,
                          game_duration=100, deterministic=True, **ACADEMY_FLAGS)
     env = trackfield.make(path, representation="raw")
     env.reset(seed=0)
@@ -151,9 +168,7 @@ def test_short_pass_reaches_teammate_ahead(scenario_file, receiver):
     assert obs["active"] == 1
     obs, *_ = env.step(0)
     assert (obs["ball_owned_team"], obs["ball_owned_player"], obs["active"]) == (0, 1, 1)
-    obs, _, terminated, _, _ = env.step(11)
-    assert not terminated
-    assert obs["ball_owned_player"] == -1  # the ball is on its way
+    obs = press_kick(env, 11)  # the ball is on its way
     received = None
     for t in range(50):
         obs, _, terminated, truncated, _ = env.step(0)
@@ -176,8 +191,8 @@ def test_short_pass_reaches_teammate_after_turning_to_face_him(scenario_file, re
     env.reset(seed=0)
     obs, *_ = env.step(turn)
     assert (obs["ball_owned_team"], obs["ball_owned_player"]) == (0, 1)
-    obs, *_ = env.step(11)
-    assert obs["ball_owned_player"] == -1 and obs["active"] == 2
+    obs = press_kick(env, 11)
+    assert obs["active"] == 2
     env.step(14)
     owner = None
     for _ in range(40):
@@ -268,9 +283,10 @@ def test_game_duration_override_on_shipped_scenario(duration):
 
 
 def _pass_to_opponent_scenario(scenario_file, end_on_possession_change):
-    # Nobody of ours ahead: the pass runs 15 m straight on, to a lazy opponent standing 7.9 m ahead.
+    # No team-mate to pass to: the pass runs 15 m straight on, to a lazy opponent standing
+    # 7.9 m ahead.
     flags = dict(ACADEMY_FLAGS, end_episode_on_possession_change=end_on_possession_change)
-    return scenario_file((0.01, 0.0), [(-1.0, 0.0, "GK"), (0.0, 0.0, "CM")],
+    return scenario_file((0.01, 0.0), [(0.0, 0.0, "CM")],
                          [(-1.0, 0.0, "GK", True), (-0.15, 0.0, "CB", True)],
                          game_duration=100, deterministic=True, **flags)
 
@@ -286,8 +302,10 @@ def test_possession_change_ends_episode(scenario_file):
     assert obs["ball_owned_team"] == 1 and info["ball_owned_team"] == 1
     assert info["game_mode"] == GAME_MODE["normal"]
     assert reward == 0.0
-    # While the ball was loose (nobody's), the episode went on.
-    assert all(s[0]["ball_owned_team"] == -1 for s in steps[:-1])
+    # Ours through the kick's wind-up, then loose (nobody's) while the episode went on.
+    owners = [int(s[0]["ball_owned_team"]) for s in steps[:-1]]
+    assert owners[:KICK_WINDUP - 1] == [0] * (KICK_WINDUP - 1)
+    assert set(owners[KICK_WINDUP - 1:]) == {-1}
 
 
 def test_possession_change_does_not_end_episode_when_flag_off(scenario_file):
@@ -339,7 +357,7 @@ def test_direction_is_sticky_until_release_direction(lone_runner, action):
         obs, *_ = env.step(0)
         assert np.array_equal(obs["sticky_actions"], expected)
     moved = obs["left_team"][0] - start
-    assert np.linalg.norm(moved) > 0.02
+    assert np.linalg.norm(moved) > 0.012  # 0.6 s from a standstill at 6.5 m/s^2: about 1.2 m
     # the movement goes the way of the action (GRF: "top" is negative y)
     dx = {1: -1, 2: -1, 3: 0, 4: 1, 5: 1, 6: 1, 7: 0, 8: -1}[action]
     dy = {1: 0, 2: -1, 3: -1, 4: -1, 5: 0, 6: 1, 7: 1, 8: 1}[action]
@@ -645,3 +663,69 @@ def test_no_controlled_player_means_ai_against_ai():
     env.reset(seed=2)
     with pytest.raises(ValueError):
         env.step([3])
+
+
+# ------------------------------------------------------- GRF behaviours measured on real GRF
+
+
+def test_nobody_owns_the_ball_at_reset_and_the_nearer_attacker_takes_it():
+    # GRF reports no owner in the first observation; its ball magnet walks the nearest
+    # controlled attacker onto the ball whatever direction is pressed (measured: pressing
+    # left, then up, with the ball a metre to the right).
+    env = trackfield.make("academy_run_to_score", representation="raw")
+    obs, _ = env.reset(seed=0)
+    assert obs["ball_owned_team"] == -1 and obs["ball_owned_player"] == -1
+    for action in [1, 3, 1, 3, 1, 3]:
+        obs, *_ = env.step(action)
+        if obs["ball_owned_team"] >= 0:
+            break
+    assert (obs["ball_owned_team"], obs["ball_owned_player"]) == (0, 1)
+
+
+def test_a_pass_goes_to_the_best_placed_mate_even_behind(scenario_file):
+    # GRF rates every team-mate by distance from where the press points and by angle:
+    # the only mate is the keeper 50 m behind, so a pass pressed forwards goes back to him.
+    path = scenario_file((0.01, 0.0), [(-1.0, 0.0, "GK"), (0.0, 0.0, "CM")], FAR_LAZY_KEEPER,
+                         game_duration=100, deterministic=True, **ACADEMY_FLAGS)
+    env = trackfield.make(path, representation="raw")
+    env.reset(seed=0)
+    env.step(5)
+    obs = press_kick(env, 11)
+    assert obs["ball_direction"][0] < 0  # backwards, towards our keeper
+    assert obs["active"] == 0  # the agent drives the receiver, the keeper included (GRF)
+
+
+@pytest.mark.parametrize("distance_m,min_saves,max_saves", [(26, 16, 20), (13, 0, 4)])
+def test_keeper_saves_long_shots_and_is_beaten_from_close_range(scenario_file, distance_m, min_saves,
+                                                               max_saves):
+    # GRF, measured with its keeper at difficulty 0.6: a shot from 26 m is caught 28 times
+    # in 30, one from 13 m always scores; the keeper needs time to react.
+    x = 1.0 - distance_m / 52.5
+    path = scenario_file((x + 0.02, 0.0), [(-1.0, 0.0, "GK"), (x, 0.0, "CF")], [(-1.0, 0.0, "GK")],
+                         game_duration=60, deterministic=False, right_team_difficulty=0.6, **ACADEMY_FLAGS)
+    env = trackfield.make(path, representation="raw")
+    saves = goals = 0
+    for seed in range(20):
+        env.reset(seed=seed)
+        for t in range(60):
+            obs, reward, terminated, truncated, _ = env.step(5 if t < 3 else (12 if t < 5 else 0))
+            if terminated or truncated:
+                break
+        goals += reward > 0
+        saves += obs["ball_owned_team"] == 1
+    assert min_saves <= saves <= max_saves, (saves, goals)
+    if distance_m < 20:
+        assert goals >= 16
+
+
+def test_keeper_comes_out_to_an_unmarked_attacker(scenario_file):
+    # GRF's keeper closes an attacker down when no team-mate covers the shooting point.
+    path = scenario_file((0.52, 0.0), [(-1.0, 0.0, "GK"), (0.5, 0.0, "CF")], [(-1.0, 0.0, "GK")],
+                         game_duration=100, deterministic=True, **NO_END_FLAGS)
+    env = trackfield.make(path, representation="raw")
+    obs, _ = env.reset(seed=0)
+    keeper_x = obs["right_team"][0][0]
+    for _ in range(15):
+        obs, *_ = env.step(0)  # the attacker stands on the ball 25 m out
+    assert obs["ball_owned_team"] == 0
+    assert (keeper_x - obs["right_team"][0][0]) * 52.5 > 6.0  # the keeper left his line

@@ -1,0 +1,50 @@
+"""The GRF comparison behind `python -m trackfield.bench football`: stored figures, the
+ending classification and a guard on the scenarios that already play like GRF's."""
+from __future__ import annotations
+
+import pytest
+
+import trackfield
+from trackfield.football import fidelity
+
+
+def test_grf_figures_cover_every_academy_scenario():
+    figures = fidelity.grf_figures()
+    academy = [s for s in trackfield.list_scenarios("football") if s.startswith("academy_")]
+    assert sorted(figures) == sorted(academy)
+    for name, grf in figures.items():
+        assert grf.episodes == 100
+        assert sum(grf.shares.values()) == pytest.approx(100.0), name
+        assert 50 < grf.mean_length < 400, name
+
+
+@pytest.mark.parametrize("ret,truncated,mode,ending", [
+    (0.0, True, 0, "time"), (1.0, True, 0, "time"), (1.0, False, 1, "goal_for"),
+    (-1.0, False, 1, "goal_against"), (0.0, False, 2, "out_of_play"), (0.0, False, 5, "out_of_play"),
+    (0.0, False, 0, "possession"),
+])
+def test_endings_are_told_apart_as_behaviour_stats_does(ret, truncated, mode, ending):
+    assert fidelity._ending(ret, truncated, mode) == ending
+
+
+def test_measurement_is_reproducible_and_complete():
+    a = fidelity.measure("academy_3_vs_1_with_keeper", episodes=8)
+    b = fidelity.measure("academy_3_vs_1_with_keeper", episodes=8)
+    assert a == b
+    assert sum(a.shares.values()) == pytest.approx(100.0)
+    assert a.mean_length > 1
+
+
+@pytest.mark.parametrize("scenario", ["academy_empty_goal_close", "academy_counterattack_hard"])
+def test_scenarios_that_play_like_grf_stay_within_the_tolerance(scenario):
+    # Regression guard: these matched real GRF (length 0.67x-1.5x, every ending share within
+    # 15 points) when the engine was calibrated; see docs/football_fidelity.md.
+    ours = fidelity.measure(scenario, episodes=100)
+    assert fidelity.within_tolerance(ours, fidelity.grf_figures()[scenario]), fidelity.format_table(
+        [(ours, fidelity.grf_figures()[scenario])])
+
+
+def test_table_names_each_scenario_and_the_verdict():
+    grf = fidelity.grf_figures()["academy_corner"]
+    table = fidelity.format_table([(grf, grf)])
+    assert "| academy_corner |" in table and "(1.00)" in table and table.rstrip().endswith("yes |")
