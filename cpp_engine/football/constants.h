@@ -37,6 +37,7 @@ constexpr float kRunSpeed = 5.0f;      // GRF: walkVelocity 5, sprintVelocity 8,
 constexpr float kSprintSpeed = 8.0f;
 constexpr float kDribbleSpeed = 3.5f;
 constexpr float kPlayerAccel = 6.5f;  // GRF, measured: 0 to 5 m/s in about 0.8 s
+constexpr float kBodyRadius = 0.4f;  // two players' centres stay 0.8 m apart
 constexpr float kSlideSpeed = 7.5f;
 constexpr int kSlideSteps = 6;
 constexpr float kSprintTiring = 0.012f;  // tired factor gained per sprinting step

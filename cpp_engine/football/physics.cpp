@@ -94,6 +94,36 @@ void free_ball(World& w, Vec2 vel, float vz, int kicker) {
   }
 }
 
+// Bodies do not pass through each other: overlapping players are pushed apart along the
+// line between them and lose the speed with which they were closing. A carrier between a
+// defender and the ball therefore shields it (the ball is out of the defender's reach).
+void separate_players(World& w) {
+  const float min_d = 2.0f * kBodyRadius;
+  for (int p = 0; p < kMaxPlayers; ++p) {
+    if (!w.p.present[p]) continue;
+    for (int q = p + 1; q < kMaxPlayers; ++q) {
+      if (!w.p.present[q]) continue;
+      float dx = w.p.x[q] - w.p.x[p], dy = w.p.y[q] - w.p.y[p];
+      float d_sq = dx * dx + dy * dy;
+      if (d_sq >= min_d * min_d) continue;
+      // A lazy player stands like a post: whoever runs into him gives way entirely.
+      float share_p = w.p.lazy[p] ? 0.0f : (w.p.lazy[q] ? 1.0f : 0.5f);
+      float share_q = w.p.lazy[q] ? 0.0f : 1.0f - share_p;
+      if (share_p + share_q == 0.0f) continue;
+      float d = std::sqrt(d_sq);
+      Vec2 n = d > 1e-4f ? Vec2{dx / d, dy / d} : Vec2{1.0f, 0.0f};
+      float overlap = min_d - d;
+      w.p.x[p] -= n.x * overlap * share_p, w.p.y[p] -= n.y * overlap * share_p;
+      w.p.x[q] += n.x * overlap * share_q, w.p.y[q] += n.y * overlap * share_q;
+      float closing = (w.p.vx[p] - w.p.vx[q]) * n.x + (w.p.vy[p] - w.p.vy[q]) * n.y;
+      if (closing > 0.0f) {
+        w.p.vx[p] -= n.x * closing * share_p, w.p.vy[p] -= n.y * closing * share_p;
+        w.p.vx[q] += n.x * closing * share_q, w.p.vy[q] += n.y * closing * share_q;
+      }
+    }
+  }
+}
+
 void step_player_motion(World& w) {
   for (int p = 0; p < kMaxPlayers; ++p) {
     if (!w.p.present[p]) continue;
@@ -116,6 +146,7 @@ void step_player_motion(World& w) {
       w.p.face_y[p] = w.p.vy[p] * inv;
     }
   }
+  separate_players(w);
 }
 
 void step_ball_motion(World& w) {

@@ -729,3 +729,41 @@ def test_keeper_comes_out_to_an_unmarked_attacker(scenario_file):
         obs, *_ = env.step(0)  # the attacker stands on the ball 25 m out
     assert obs["ball_owned_team"] == 0
     assert (keeper_x - obs["right_team"][0][0]) * 52.5 > 6.0  # the keeper left his line
+
+
+# ------------------------------------------------------------------------------- collisions
+
+
+def test_players_do_not_pass_through_each_other(scenario_file):
+    # Two players run head-on along the same line (the right one is AI, sent at the ball
+    # behind our runner); their centres never come closer than two body radii (0.8 m).
+    path = scenario_file((-0.3, 0.0), [(0.1, 0.0, "CM")], [(-0.2, 0.0, "CB")],
+                         game_duration=60, deterministic=True, **NO_END_FLAGS)
+    env = trackfield.make(path, representation="raw")
+    obs, _ = env.reset(seed=0)
+    closest = np.inf
+    for _ in range(40):
+        obs, *_ = env.step(5)  # run right, into the CB coming the other way
+        gap = (obs["left_team"][0] - obs["right_team"][0]) * [52.5, 34 / 0.42]
+        closest = min(closest, float(np.linalg.norm(gap)))
+    assert 0.75 < closest < 1.5
+
+
+@pytest.mark.parametrize("defender_behind,can_win", [(True, False), (False, True)])
+def test_a_carrier_shields_the_ball_from_a_defender_behind_him(scenario_file, defender_behind, can_win):
+    # Both players are agents: the carrier stands facing the opponents' goal with the ball at
+    # his feet; the defender either pushes into his back towards the ball, or stands just
+    # beyond the ball. From behind, the carrier's body keeps the ball out of reach.
+    defender_x = -0.479 if defender_behind else -0.512  # own frame of the right team
+    path = scenario_file((0.505, 0.0), [(-1.0, 0.0, "GK"), (0.495, 0.0, "CF")],
+                         [(-1.0, 0.0, "GK"), (defender_x, 0.0, "CB")],
+                         game_duration=60, deterministic=False, **NO_END_FLAGS)
+    env = trackfield.make(path, representation="raw", number_of_right_players_agent_controls=1)
+    won = 0
+    for seed in range(5):
+        env.reset(seed=seed)
+        for t in range(40):
+            push = defender_behind and t < 3  # a step or two towards the ball, then stand
+            obs, *_ = env.step([0, 5 if push else 14])  # 5: "right" in his own frame, at the ball
+        won += int(np.atleast_1d(obs["ball_owned_team"])[0]) == 1
+    assert (won > 0) == can_win
