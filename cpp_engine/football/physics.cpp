@@ -94,32 +94,57 @@ void free_ball(World& w, Vec2 vel, float vz, int kicker) {
   }
 }
 
+int find_contact_candidates(const World& w, ContactPairs& pairs) {
+  // Within one step (five substeps) two players close by at most 2 x 0.85 m, so only pairs
+  // nearer than that plus a body width can touch before the next search. Players are swept
+  // in order of x, comparing each with the following ones until the gap in x is too wide.
+  const float reach = 2.0f * kBodyRadius + 2.0f * (kSprintSpeed + 0.5f) * kStepSeconds;
+  int order[kMaxPlayers];
+  int n = 0;
+  for (int p = 0; p < kMaxPlayers; ++p) {
+    if (!w.p.present[p]) continue;
+    int k = n++;
+    while (k > 0 && w.p.x[order[k - 1]] > w.p.x[p]) order[k] = order[k - 1], --k;
+    order[k] = p;
+  }
+  int count = 0;
+  for (int a = 0; a < n; ++a) {
+    for (int b = a + 1; b < n; ++b) {
+      int p = order[a], q = order[b];
+      float dx = w.p.x[q] - w.p.x[p], dy = w.p.y[q] - w.p.y[p];
+      if (dx >= reach) break;
+      if (dx * dx + dy * dy >= reach * reach) continue;
+      if (w.p.lazy[p] && w.p.lazy[q]) continue;
+      pairs[count][0] = static_cast<int8_t>(p);
+      pairs[count][1] = static_cast<int8_t>(q);
+      ++count;
+    }
+  }
+  return count;
+}
+
 // Bodies do not pass through each other: overlapping players are pushed apart along the
 // line between them and lose the speed with which they were closing. A carrier between a
 // defender and the ball therefore shields it (the ball is out of the defender's reach).
-void separate_players(World& w) {
+void separate_players(World& w, const ContactPairs& pairs, int count) {
   const float min_d = 2.0f * kBodyRadius;
-  for (int p = 0; p < kMaxPlayers; ++p) {
-    if (!w.p.present[p]) continue;
-    for (int q = p + 1; q < kMaxPlayers; ++q) {
-      if (!w.p.present[q]) continue;
-      float dx = w.p.x[q] - w.p.x[p], dy = w.p.y[q] - w.p.y[p];
-      float d_sq = dx * dx + dy * dy;
-      if (d_sq >= min_d * min_d) continue;
-      // A lazy player stands like a post: whoever runs into him gives way entirely.
-      float share_p = w.p.lazy[p] ? 0.0f : (w.p.lazy[q] ? 1.0f : 0.5f);
-      float share_q = w.p.lazy[q] ? 0.0f : 1.0f - share_p;
-      if (share_p + share_q == 0.0f) continue;
-      float d = std::sqrt(d_sq);
-      Vec2 n = d > 1e-4f ? Vec2{dx / d, dy / d} : Vec2{1.0f, 0.0f};
-      float overlap = min_d - d;
-      w.p.x[p] -= n.x * overlap * share_p, w.p.y[p] -= n.y * overlap * share_p;
-      w.p.x[q] += n.x * overlap * share_q, w.p.y[q] += n.y * overlap * share_q;
-      float closing = (w.p.vx[p] - w.p.vx[q]) * n.x + (w.p.vy[p] - w.p.vy[q]) * n.y;
-      if (closing > 0.0f) {
-        w.p.vx[p] -= n.x * closing * share_p, w.p.vy[p] -= n.y * closing * share_p;
-        w.p.vx[q] += n.x * closing * share_q, w.p.vy[q] += n.y * closing * share_q;
-      }
+  for (int i = 0; i < count; ++i) {
+    int p = pairs[i][0], q = pairs[i][1];
+    float dx = w.p.x[q] - w.p.x[p], dy = w.p.y[q] - w.p.y[p];
+    float d_sq = dx * dx + dy * dy;
+    if (d_sq >= min_d * min_d) continue;
+    // A lazy player stands like a post: whoever runs into him gives way entirely.
+    float share_p = w.p.lazy[p] ? 0.0f : (w.p.lazy[q] ? 1.0f : 0.5f);
+    float share_q = 1.0f - share_p;
+    float d = std::sqrt(d_sq);
+    Vec2 n = d > 1e-4f ? Vec2{dx / d, dy / d} : Vec2{1.0f, 0.0f};
+    float overlap = min_d - d;
+    w.p.x[p] -= n.x * overlap * share_p, w.p.y[p] -= n.y * overlap * share_p;
+    w.p.x[q] += n.x * overlap * share_q, w.p.y[q] += n.y * overlap * share_q;
+    float closing = (w.p.vx[p] - w.p.vx[q]) * n.x + (w.p.vy[p] - w.p.vy[q]) * n.y;
+    if (closing > 0.0f) {
+      w.p.vx[p] -= n.x * closing * share_p, w.p.vy[p] -= n.y * closing * share_p;
+      w.p.vx[q] += n.x * closing * share_q, w.p.vy[q] += n.y * closing * share_q;
     }
   }
 }
@@ -146,7 +171,6 @@ void step_player_motion(World& w) {
       w.p.face_y[p] = w.p.vy[p] * inv;
     }
   }
-  separate_players(w);
 }
 
 void step_ball_motion(World& w) {

@@ -13,8 +13,11 @@ void step_world(World& w, const EnvConfig& cfg, const int32_t* actions) {
   if (w.m.game_mode != kModeNormal) run_set_piece(w);
   apply_agent_actions(w, actions);
   run_ai(w, sc);
+  ContactPairs contacts;
+  const int num_contacts = find_contact_candidates(w, contacts);
   for (int sub = 0; sub < kSubsteps; ++sub) {
     step_player_motion(w);
+    separate_players(w, contacts, num_contacts);
     if (w.m.game_mode != kModeNormal && w.ball.owner < 0) break;  // stopped: the ball waits
     step_ball_motion(w);
     if (check_goal_or_out(w)) break;

@@ -32,6 +32,10 @@ int choose_pass_receiver(const World& w, int player, Vec2 aim, float reach);
 
 // physics.cpp: one substep of player and ball motion, possession and ball control.
 void step_player_motion(World& w);
+// Pairs of players that may touch within this step (found once per step; no allocation).
+using ContactPairs = int8_t[kMaxPlayers * (kMaxPlayers - 1) / 2][2];
+int find_contact_candidates(const World& w, ContactPairs& pairs);
+void separate_players(World& w, const ContactPairs& pairs, int count);
 void step_ball_motion(World& w);
 void resolve_ball_control(World& w, const ScenarioConfig& sc);
 
