@@ -53,3 +53,30 @@ def test_train_ppo_tiny_budget_writes_logs_checkpoints_and_video(tmp_path):
     events.Reload()
     tags = set(events.Tags()["scalars"])
     assert {"reward_components/scoring", "reward_components/checkpoints", "rollout/ep_rew_mean"} <= tags
+
+
+def test_rllib_ppo_tiny_budget():
+    pytest.importorskip("ray.rllib")
+    out = run("rllib_ppo.py", "--tiny")
+    assert "env runners ran on nodes" in out and "greedy mean score" in out
+
+
+def test_rllib_self_play_tiny_budget():
+    pytest.importorskip("ray.rllib")
+    out = run("rllib_self_play.py", "--tiny")
+    assert "frozen as past_0" in out and "goal difference vs built-in AI" in out
+
+
+@pytest.mark.slow
+def test_rllib_ppo_default_budget():
+    pytest.importorskip("ray.rllib")
+    out = run("rllib_ppo.py", timeout=900)
+    mean_return = float(out.split("mean episode return")[-1].split()[0])
+    assert mean_return >= 0.9, out[-2000:]
+
+
+@pytest.mark.slow
+def test_rllib_self_play_default_budget():
+    pytest.importorskip("ray.rllib")
+    out = run("rllib_self_play.py", timeout=900)
+    assert out.count("goal difference vs built-in AI") >= 5 and "frozen as past_2" in out
