@@ -10,6 +10,13 @@ Speed is never asserted by tests; this is where it is reported.
 For football it then prints the fidelity table (``trackfield.football.fidelity``): the mean
 random-policy episode length and ending shares of every academy scenario, measured live,
 beside real GRF's stored figures (``--fidelity-episodes 0`` skips it).
+
+``python -m trackfield.bench rllib`` (the ``dist`` extra) measures the env-steps/s that
+Ray RLlib's env runners collect with PPO's policy (no learner updates) on 1 core (the
+driver's own runner) and on N cores (N remote runners, one per core), each runner stepping
+its worlds in one trackfield batch, beside the bare ``vector.make`` batch on the same
+cores; and, from the 1-core run, the share of a sampled step spent inside trackfield (the
+batch's ``step``, Python adapter included) against RLlib's own work.
 """
 from __future__ import annotations
 
@@ -89,7 +96,7 @@ def bench_vector(scenario: str, representation: str, num_envs: int, threads: int
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m trackfield.bench", description=__doc__.split("\n")[0])
-    parser.add_argument("domain", nargs="?", default="football", choices=["football"])
+    parser.add_argument("domain", nargs="?", default="football", choices=["football", "rllib"])
     parser.add_argument("--scenarios", nargs="+", default=["academy_empty_goal_close", "academy_3_vs_1_with_keeper"])
     parser.add_argument("--representations", nargs="+", default=["raw", "simple115v2", "smm", "pixels"])
     parser.add_argument("--envs", type=int, default=64, help="worlds in the vector env")
@@ -98,6 +105,9 @@ def main(argv=None) -> None:
     parser.add_argument("--fidelity-episodes", type=int, default=100,
                         help="random-policy episodes per academy scenario for the GRF comparison (0: skip)")
     args = parser.parse_args(argv)
+    if args.domain == "rllib":
+        bench_rllib(args.scenarios[0], envs_per_runner=16, cores=args.threads, seconds=args.seconds * 4)
+        return
 
     commit = _commit()
     rows = []
@@ -133,6 +143,58 @@ def main(argv=None) -> None:
           "engine: the C++ batch.step alone (no Python per step), showing how the engine scales.")
     if args.domain == "football" and args.fidelity_episodes > 0:
         print_fidelity(args.fidelity_episodes)
+
+
+def bench_rllib(scenario: str, envs_per_runner: int, cores, seconds: float) -> None:
+    import ray
+    from ray.rllib.algorithms.ppo import PPOConfig
+
+    import trackfield.rllib as tfr
+
+    ray.init(num_cpus=max(cores), include_dashboard=False, log_to_driver=False)
+    in_trackfield = [0.0]
+    original_step = tfr.NextStepVectorEnv.step
+
+    def timed_step(self, actions):  # the driver's own runner only: remote ones are other processes
+        start = time.perf_counter()
+        out = original_step(self, actions)
+        in_trackfield[0] += time.perf_counter() - start
+        return out
+
+    tfr.NextStepVectorEnv.step = timed_step
+    rows = []
+    try:
+        for n in cores:
+            remote = 0 if n == 1 else n
+            config = tfr.single_agent(PPOConfig(), scenario, num_envs_per_env_runner=envs_per_runner,
+                                      representation="simple115v2")
+            algo = config.env_runners(num_env_runners=remote, num_cpus_per_env_runner=1).build_algo()
+            group = algo.env_runner_group
+            sample = lambda runner: sum(len(e) for e in runner.sample(num_timesteps=2048))  # noqa: E731
+            group.foreach_env_runner(sample, local_env_runner=remote == 0)  # warm-up
+            in_trackfield[0] = 0.0
+            steps, start = 0, time.perf_counter()
+            while time.perf_counter() - start < seconds:
+                steps += sum(group.foreach_env_runner(sample, local_env_runner=remote == 0))
+            elapsed = time.perf_counter() - start
+            share = in_trackfield[0] / elapsed if remote == 0 else None
+            batch = bench_vector(scenario, "simple115v2", envs_per_runner * max(remote, 1), n, seconds / 2)
+            rows.append((n, steps / elapsed, batch, share))
+            print(json.dumps({"domain": "rllib", "scenario": scenario, "cores": n, "env_runners": max(remote, 1),
+                              "envs_per_runner": envs_per_runner, "rllib_sampled_steps_per_s": round(steps / elapsed),
+                              "bare_batch_steps_per_s": round(batch), "trackfield_share": share,
+                              "commit": _commit()}), flush=True)
+            algo.stop()
+    finally:
+        tfr.NextStepVectorEnv.step = original_step
+        ray.shutdown()
+    print(f"\n{'cores':>5} {'RLlib sampled/s':>16} {'bare batch/s':>13} {'RLlib/bare':>10} {'in trackfield':>14}")
+    for n, rllib, batch, share in rows:
+        where = f"{100 * share:13.1f}%" if share is not None else "             -"
+        print(f"{n:5d} {rllib:16.0f} {batch:13.0f} {rllib / batch:9.3f}x {where}")
+    print("\nRLlib sampled/s: env steps PPO's env runners collect with the policy (no learner updates); "
+          "in trackfield: the share of the 1-core run's time spent in the batch's step (C++ and its "
+          "Python adapter); the rest is RLlib's (connectors, the policy's forward pass, episodes).")
 
 
 def print_fidelity(episodes: int) -> None:

@@ -8,6 +8,7 @@ agent-name prefixes to trackfield.rllib.AGENT_GROUPS); every test here then cove
 from __future__ import annotations
 
 import importlib.util
+import json
 import time
 from pathlib import Path
 
@@ -335,3 +336,16 @@ def test_ppo_on_a_two_node_cluster_spreads_runners_and_solves_empty_goal_close()
     finally:
         ray.shutdown()
         cluster.shutdown()
+
+
+def test_bench_rllib_reports_sampling_speed_and_trackfields_share():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "trackfield.bench", "rllib", "--scenarios", "academy_empty_goal_close",
+                          "--threads", "1", "--seconds", "0.5"], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    record = next(json.loads(line) for line in out.stdout.splitlines() if line.startswith("{"))
+    assert record["cores"] == 1 and record["rllib_sampled_steps_per_s"] > 0 and record["bare_batch_steps_per_s"] > 0
+    assert 0.0 < record["trackfield_share"] < 1.0
+    assert "in trackfield" in out.stdout
