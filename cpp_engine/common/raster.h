@@ -57,6 +57,30 @@ void fill_columns(const Canvas& c, ColumnColor&& column_color) {
   for (int y = 1; y < c.height; ++y) std::memcpy(c.pixels + y * row, c.pixels, row);
 }
 
+// A triangle in pixel units; a pixel is covered when its centre is inside (edges
+// shared by two triangles are covered once or twice, never left as a gap).
+inline void fill_triangle_px(const Canvas& c, float x0, float y0, float x1, float y1, float x2, float y2, Color col) {
+  float area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0);
+  if (std::fabs(area) < 1e-9f) return;
+  int ymin = std::max(0, static_cast<int>(std::floor(std::min({y0, y1, y2}))));
+  int ymax = std::min(c.height - 1, static_cast<int>(std::ceil(std::max({y0, y1, y2}))));
+  const float xs[3] = {x0, x1, x2}, ys[3] = {y0, y1, y2};
+  for (int y = ymin; y <= ymax; ++y) {
+    float py = static_cast<float>(y) + 0.5f;
+    float lo = 1e30f, hi = -1e30f;
+    for (int e = 0; e < 3; ++e) {  // where the row crosses each edge
+      float ya = ys[e], yb = ys[(e + 1) % 3];
+      if ((py < ya) == (py < yb)) continue;
+      float x = xs[e] + (py - ya) / (yb - ya) * (xs[(e + 1) % 3] - xs[e]);
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+    }
+    int xa = std::max(0, static_cast<int>(std::ceil(lo - 0.5f)));
+    int xb = std::min(c.width - 1, static_cast<int>(std::floor(hi - 0.5f)));
+    for (int x = xa; x <= xb; ++x) put(c, x, y, col);
+  }
+}
+
 // Ellipses in pixel units (centre and radii). A pixel is covered when its centre is
 // inside, and the pixel holding the centre always is, so small objects never vanish.
 inline void fill_ellipse_px(const Canvas& c, float cx, float cy, float rx, float ry, Color col) {

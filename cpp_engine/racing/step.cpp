@@ -1,0 +1,190 @@
+// The racing control step: controls through the delay line, physics substeps with
+// car-car contacts, slipstream and race bookkeeping, then rewards and the episode end.
+#include "racing/step.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "racing/contact.h"
+#include "racing/slipstream.h"
+
+namespace trackfield::racing {
+
+namespace {
+
+constexpr int kRing = kMaxControlDelay + 1;
+
+// The control a car applies at physics step `substep` of this period: issued
+// ceil((delay - substep) / substeps) periods ago when the delay reaches back past the
+// period's start, else this period's.
+CarControl delayed_control(const RaceWorld& w, const RaceConfig& cfg, int car, int substep) {
+  int back = 0;
+  int k = cfg.action_delay_steps;
+  if (k > substep) back = (k - substep + cfg.substeps() - 1) / cfg.substeps();
+  return w.issued[(w.control_head - back + kRing) % kRing][car];
+}
+
+// Slipstream per car from the cars of its group ahead of it; the strongest wake counts.
+void update_slipstream(RaceWorld& w, const RaceConfig& cfg) {
+  const CarParams& params = car_params(cfg.car);
+  for (int i = 0; i < cfg.num_cars(); ++i) {
+    float best = 0.0f;
+    int g0 = group_start(cfg, i);
+    for (int j = g0; j < g0 + cfg.cars_per_group; ++j) {
+      if (j == i) continue;
+      float s = slipstream_strength(w.car[i], w.car[j], params);
+      if (s > best) best = s;
+    }
+    w.slipstream[i] = best;
+  }
+}
+
+// Contacts between the cars of each group after a physics step (boxes, impulses);
+// the class of the first contact between a pair in this control step is kept.
+void resolve_contacts(RaceWorld& w, const RaceConfig& cfg, bool* touching) {
+  const CarParams& params = car_params(cfg.car);
+  // Two cars can only touch when their centres are within a body diagonal.
+  const float reach = params.length * params.length + params.width * params.width;
+  for (int g = 0; g < cfg.groups; ++g) {
+    int g0 = g * cfg.cars_per_group, g1 = g0 + cfg.cars_per_group;
+    for (int i = g0; i < g1; ++i) {
+      for (int j = i + 1; j < g1; ++j) {
+        float dx = w.car[i].x - w.car[j].x, dy = w.car[i].y - w.car[j].y;
+        if (dx * dx + dy * dy > reach) continue;
+        if (!collide_cars(w.car[i], params, w.car[j], params)) continue;
+        touching[i] = touching[j] = true;
+        if (w.contact[i][j] == 0) {
+          w.contact[i][j] = static_cast<uint8_t>(classify_contact(w.car[i], w.car[j], params, params));
+          w.contact[j][i] = static_cast<uint8_t>(classify_contact(w.car[j], w.car[i], params, params));
+        }
+      }
+    }
+  }
+}
+
+void snapshot_seen(RaceWorld& w, const RaceConfig& cfg) {
+  SeenCar* row = w.seen[w.seen_head];
+  for (int i = 0; i < cfg.num_cars(); ++i) {
+    row[i].car = w.car[i];
+    row[i].progress = w.progress[i];
+    row[i].slipstream = w.slipstream[i];
+    row[i].off_course = w.off_course[i];
+    bool touching = false;
+    for (int j = 0; j < cfg.num_cars(); ++j) touching |= w.contact[i][j] != 0;
+    row[i].in_contact = touching;
+  }
+}
+
+bool episode_finished(const RaceWorld& w, const RaceConfig& cfg) {
+  if (cfg.laps <= 0 && cfg.finish_distance_m <= 0.0f) return false;
+  for (int a = 0; a < cfg.num_agents(); ++a)
+    if (!w.finished[cfg.agent_car(a)]) return false;
+  return true;
+}
+
+}  // namespace
+
+void update_race(RaceWorld& w, const RaceConfig& cfg, const float* old_s) {
+  const Track& track = *cfg.track;
+  const float dt = cfg.dt();
+  const int need_out = cfg.off_course_rule == OffCourseRule::kAnyTyre ? 1 : 3;
+  for (int i = 0; i < cfg.num_cars(); ++i) {
+    const CarState& c = w.car[i];
+    float ds = wrap_ds(track, c.s, old_s[i]);
+    w.progress[i] += ds;
+    // The start line is s = 0: wrapping forward past it completes a lap, backward undoes one.
+    if (ds > 0.0f && c.s < old_s[i]) {
+      w.lap[i] += 1;
+      if (w.lap_start_time[i] >= 0.0f) {  // negative until the first crossing: a launch is not a lap
+        float lap_s = w.time_s - w.lap_start_time[i];
+        w.last_lap_s[i] = lap_s;
+        if (w.best_lap_s[i] <= 0.0f || lap_s < w.best_lap_s[i]) w.best_lap_s[i] = lap_s;
+      }
+      w.lap_start_time[i] = w.time_s;
+      if (cfg.laps > 0 && w.lap[i] >= cfg.laps && !w.finished[i]) {
+        w.finished[i] = true;
+        w.finish_time[i] = w.time_s;
+      }
+    } else if (ds < 0.0f && c.s > old_s[i]) {
+      w.lap[i] -= 1;
+    }
+    int out = 0;
+    for (int t = 0; t < 4; ++t) {
+      if (c.tyre_out[t]) {
+        ++out;
+        w.tyre_off_time[i][t] += dt;
+      }
+    }
+    w.off_course[i] = out >= need_out;
+    if (w.off_course[i]) w.off_time[i] += dt;
+    if (c.wall_contact) w.wall_time[i] += dt;
+    // Section runs end for a car once it has covered the distance past the section's exit.
+    if (cfg.finish_distance_m > 0.0f && w.progress[i] >= cfg.finish_distance_m && !w.finished[i]) {
+      w.finished[i] = true;
+      w.finish_time[i] = w.time_s;
+    }
+  }
+}
+
+void step_world(RaceWorld& w, const RaceConfig& cfg, const float* actions) {
+  const Track& track = *cfg.track;
+  const CarParams& params = car_params(cfg.car);
+  const int n = cfg.num_cars();
+  const int substeps = cfg.substeps();
+  const float dt = cfg.dt();
+
+  for (int i = 0; i < n; ++i) {
+    w.prev_progress[i] = w.progress[i];
+    w.prev_off_time[i] = w.off_time[i];
+    w.prev_wall_time[i] = w.wall_time[i];
+  }
+  std::memset(w.contact, 0, sizeof(w.contact));
+
+  // Issue this period's controls: agents' actions, the AI's decisions on what it sees now.
+  w.control_head = (w.control_head + 1) % kRing;
+  CarControl* issued = w.issued[w.control_head];
+  for (int i = 0; i < n; ++i) {
+    int g0 = group_start(cfg, i);
+    issued[i] = ai_control(w.car[i], params, track, *cfg.line, w.driver[i], w.car + g0, cfg.cars_per_group,
+                           i - g0, w.rng);
+  }
+  for (int a = 0; a < cfg.num_agents(); ++a) {
+    int car = cfg.agent_car(a);
+    issued[car].throttle_brake = actions[2 * a];
+    issued[car].steer = actions[2 * a + 1];
+  }
+  update_slipstream(w, cfg);
+
+  const int seen_at = substeps - cfg.observation_delay_steps % substeps;  // physics step to snapshot after
+  float old_s[kMaxCars];
+  for (int sub = 0; sub < substeps; ++sub) {
+    for (int i = 0; i < n; ++i) {
+      old_s[i] = w.car[i].s;
+      float drag_scale = 1.0f - kSlipstreamDragCut * w.slipstream[i];
+      step_car(w.car[i], params, track, delayed_control(w, cfg, i, sub), drag_scale, cfg.allow_reverse, dt);
+    }
+    bool touching[kMaxCars] = {};
+    if (cfg.cars_per_group > 1) resolve_contacts(w, cfg, touching);
+    w.time_s += dt;
+    update_race(w, cfg, old_s);
+    for (int i = 0; i < n; ++i)
+      if (touching[i]) w.contact_time[i] += dt;
+    if (sub + 1 == seen_at) {
+      w.seen_head = (w.seen_head + 1) % kObservationRing;
+      snapshot_seen(w, cfg);
+    }
+  }
+  w.steps += 1;
+  compute_rewards(w, cfg);
+  w.terminated = episode_finished(w, cfg);
+  w.truncated = !w.terminated && w.time_s >= cfg.max_time_s - 0.5f * dt;
+}
+
+const SeenCar* seen_cars(const RaceWorld& w, const RaceConfig& cfg) {
+  // Delay k = q * substeps + r: the snapshot taken r steps before the end of the
+  // period q periods ago (r = 0: at its end).
+  int q = cfg.observation_delay_steps / cfg.substeps();
+  return w.seen[(w.seen_head - q + kObservationRing) % kObservationRing];
+}
+
+}  // namespace trackfield::racing

@@ -1,0 +1,66 @@
+// The whole state of one racing world as plain arrays over car slots, the RNG included,
+// so a world can be copied, snapshotted and stepped on any thread with identical results.
+#ifndef TRACKFIELD_RACING_WORLD_H
+#define TRACKFIELD_RACING_WORLD_H
+
+#include <cstdint>
+
+#include "common/rng.h"
+#include "racing/ai_driver.h"
+#include "racing/car.h"
+#include "racing/config.h"
+
+namespace trackfield::racing {
+
+constexpr int kObservationRing = 4;  // control periods of observed states kept for observation delays
+
+// What an observation reads of one car: its physics state plus race flags, as of the
+// moment the observation describes (observation_delay_steps before now).
+struct SeenCar {
+  CarState car;
+  float progress;
+  float slipstream;
+  bool off_course;
+  bool in_contact;
+};
+
+struct RaceWorld {
+  Rng rng;
+  int steps;        // control steps since reset
+  float time_s;     // race time
+  bool terminated, truncated;
+
+  CarState car[kMaxCars];
+  AiDriver driver[kMaxCars];
+  // Controls issued in the last kMaxControlDelay + 1 control periods (ring, newest at
+  // control_head); an action delayed by k physics steps is read from here.
+  CarControl issued[kMaxControlDelay + 1][kMaxCars];
+  int control_head;
+
+  // Race bookkeeping per car.
+  float progress[kMaxCars];     // centre-line distance covered since the start, m
+  int lap[kMaxCars];            // start-line crossings since the start
+  float lap_start_time[kMaxCars], last_lap_s[kMaxCars], best_lap_s[kMaxCars];
+  float off_time[kMaxCars];     // cumulative off-course time under the rule, s
+  float tyre_off_time[kMaxCars][4];
+  float wall_time[kMaxCars];    // cumulative wall-contact time, s
+  float contact_time[kMaxCars]; // cumulative time touching another car, s
+  float slipstream[kMaxCars];   // this physics step's strength, 0..1
+  bool off_course[kMaxCars];
+  bool finished[kMaxCars];
+  float finish_time[kMaxCars];
+  // Contacts during the last control step: contact[i][j] is ContactClass of i against j.
+  uint8_t contact[kMaxCars][kMaxCars];
+
+  // The previous control step's values, for the rewards of s -> s'.
+  float prev_progress[kMaxCars], prev_off_time[kMaxCars], prev_wall_time[kMaxCars];
+  float reward[kMaxCars];
+  float components[kMaxCars][kNumComponents];
+
+  SeenCar seen[kObservationRing][kMaxCars];  // ring over control periods, newest at seen_head
+  int seen_head;
+};
+
+}  // namespace trackfield::racing
+
+#endif
