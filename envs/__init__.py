@@ -24,6 +24,10 @@ def make(name: str, **config):
         from trackfield.football.env import FootballEnv
 
         return FootballEnv(name, **config)
+    if domain == "racing":
+        from trackfield.racing.env import RacingEnv
+
+        return RacingEnv(name, **config)
     raise ValueError(f"no env for domain {domain!r}")
 
 
@@ -33,7 +37,11 @@ def make_vec(name: str, num_envs: int, num_threads: int | None = None, **config)
 
 
 def parallel_env(name: str, **config):
-    """A PettingZoo ParallelEnv: one agent per controlled player."""
+    """A PettingZoo ParallelEnv: one agent per controlled player or car."""
+    if domain_of(name) == "racing":
+        from trackfield.racing.pettingzoo import RacingParallelEnv
+
+        return RacingParallelEnv(name, **config)
     from trackfield.football.pettingzoo import FootballParallelEnv
 
     return FootballParallelEnv(name, **config)

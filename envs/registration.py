@@ -7,6 +7,7 @@ import os
 import gymnasium
 
 from trackfield.football.scenarios import list_football_scenarios
+from trackfield.racing.scenarios import list_racing_scenarios
 
 NAMESPACE = "trackfield"
 
@@ -23,6 +24,8 @@ def list_scenarios(domain: str | None = None) -> list[str]:
     names = []
     if domain in (None, "football"):
         names += list_football_scenarios()
+    if domain in (None, "racing"):
+        names += list_racing_scenarios()
     return names
 
 
@@ -32,30 +35,36 @@ def domain_of(name) -> str:
         return "football"  # scenario files of the other domains arrive with those domains
     if isinstance(name, str) and name in list_football_scenarios():
         return "football"
+    if isinstance(name, str) and name in list_racing_scenarios():
+        return "racing"
     raise ValueError(f"unknown scenario {name!r}; known: {', '.join(list_scenarios())} "
                      "(or pass a path to a scenario .py file)")
 
 
-def _football_vector(scenario):
+def _vector_entry(domain, scenario):
     def make_vector(num_envs: int = 1, **kwargs):
-        from trackfield.football.vector import FootballVectorEnv
+        from trackfield import vector
 
         # gymnasium.make_vec passes the spec's kwargs (our `scenario`) along with its own.
         kwargs.pop("vectorization_mode", None)
         kwargs.pop("scenario", None)
-        return FootballVectorEnv(scenario, num_envs, **kwargs)
+        return vector.make(scenario, num_envs, **kwargs)
 
     return make_vector
 
 
+ENTRY_POINTS = {"football": "trackfield.football.env:FootballEnv", "racing": "trackfield.racing.env:RacingEnv"}
+
+
 def register_all() -> None:
-    for name in list_football_scenarios():
-        env_id = gym_id(name)
-        if env_id in gymnasium.registry:
-            continue
-        gymnasium.register(
-            id=env_id,
-            entry_point="trackfield.football.env:FootballEnv",
-            vector_entry_point=_football_vector(name),
-            kwargs={"scenario": name},
-        )
+    for domain, names in (("football", list_football_scenarios()), ("racing", list_racing_scenarios())):
+        for name in names:
+            env_id = gym_id(name)
+            if env_id in gymnasium.registry:
+                continue
+            gymnasium.register(
+                id=env_id,
+                entry_point=ENTRY_POINTS[domain],
+                vector_entry_point=_vector_entry(domain, name),
+                kwargs={"scenario": name},
+            )

@@ -15,4 +15,8 @@ def make(name: str, num_envs: int, num_threads: int | None = None, **config):
         from trackfield.football.vector import FootballVectorEnv
 
         return FootballVectorEnv(name, num_envs, num_threads, **config)
+    if domain == "racing":
+        from trackfield.racing.vector import RacingVectorEnv
+
+        return RacingVectorEnv(name, num_envs, num_threads, **config)
     raise ValueError(f"no vector env for domain {domain!r}")

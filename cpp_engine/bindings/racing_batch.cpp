@@ -1,0 +1,128 @@
+// Binding of the racing batch: its config, the racing line, the features field table
+// and the chase-view render. The track itself is bound in racing.cpp.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <memory>
+
+#include "bindings/batch.h"
+#include "racing/batch.h"
+#include "racing/obs.h"
+
+namespace py = pybind11;
+
+namespace trackfield::bindings {
+
+namespace rc = trackfield::racing;
+
+void bind_racing_batch(py::module_& m) {
+  m.attr("MAX_CARS") = rc::kMaxCars;
+  py::list names;
+  for (const char* n : rc::kComponentNames) names.append(n);
+  m.attr("REWARD_COMPONENTS") = names;
+
+  py::class_<rc::RacingLine, std::shared_ptr<rc::RacingLine>>(m, "RacingLine",
+      "The AI's racing line with its grip-limited speed profile (built by build_racing_line).")
+      .def_property_readonly("length", [](const rc::RacingLine& l) { return l.length; })
+      .def_property_readonly("speed", [](const rc::RacingLine& l) {
+        return py::array_t<float>(static_cast<py::ssize_t>(l.speed.size()), l.speed.data());
+      }, "maximum speed along the line, m/s");
+
+  m.def("build_racing_line", [](std::shared_ptr<rc::Track> track, const std::string& car,
+                                py::array_t<float, py::array::c_style | py::array::forcecast> xy) {
+    if (xy.ndim() != 2 || xy.shape(1) != 2 || xy.shape(0) < 10)
+      throw py::value_error("raceline must be an (M, 2) array with M >= 10");
+    rc::CarKind kind = rc::car_kind_from_name(car);
+    return std::make_shared<rc::RacingLine>(rc::build_racing_line(*track, rc::car_params(kind), xy.data(),
+                                                                  static_cast<int>(xy.shape(0))));
+  }, py::arg("track"), py::arg("car"), py::arg("xy"), "The racing line through xy with this car's speed profile.");
+
+  m.def("feature_fields", [] { return field_list(rc::feature_specs()); },
+        "The features observation's fields as (name, shape, dtype, low, high, description), in row order.");
+  m.def("feature_ranges", [] {
+    py::list out;
+    for (const auto& f : rc::feature_fields()) out.append(py::make_tuple(f.name, f.lo, f.hi, f.unit));
+    return out;
+  }, "Each features field's documented raw range (name, lo, hi, unit).");
+
+  using Cfg = rc::RaceConfig;
+  py::class_<Cfg>(m, "Config", "Racing batch settings (see cpp_engine/racing/config.h).")
+      .def(py::init<>())
+      .def_property("track", [](const Cfg& c) { return std::const_pointer_cast<rc::Track>(c.track); },
+                    [](Cfg& c, std::shared_ptr<rc::Track> t) { c.track = t; })
+      .def_property("line", [](const Cfg& c) { return std::const_pointer_cast<rc::RacingLine>(c.line); },
+                    [](Cfg& c, std::shared_ptr<rc::RacingLine> l) { c.line = l; })
+      .def_property("car", [](const Cfg& c) { return static_cast<int>(c.car); },
+                    [](Cfg& c, const std::string& name) { c.car = rc::car_kind_from_name(name); })
+      .def_readwrite("groups", &Cfg::groups)
+      .def_readwrite("cars_per_group", &Cfg::cars_per_group)
+      .def_readwrite("agents_per_group", &Cfg::agents_per_group)
+      .def_readwrite("physics_hz", &Cfg::physics_hz)
+      .def_readwrite("control_hz", &Cfg::control_hz)
+      .def_readwrite("max_time_s", &Cfg::max_time_s)
+      .def_readwrite("laps", &Cfg::laps)
+      .def_readwrite("finish_distance_m", &Cfg::finish_distance_m)
+      .def_property("start", [](const Cfg& c) { return static_cast<int>(c.start); },
+                    [](Cfg& c, int v) {
+                      if (v < 0 || v > 3) throw py::value_error("start must be 0-3");
+                      c.start = static_cast<rc::StartKind>(v);
+                    })
+      .def_readwrite("start_s_m", &Cfg::start_s_m)
+      .def_readwrite("start_slot", &Cfg::start_slot)
+      .def_readwrite("speed_min_kmh", &Cfg::speed_min_kmh)
+      .def_readwrite("speed_max_kmh", &Cfg::speed_max_kmh)
+      .def_readwrite("gap_min_m", &Cfg::gap_min_m)
+      .def_readwrite("gap_max_m", &Cfg::gap_max_m)
+      .def_readwrite("grid_speed_kmh", &Cfg::grid_speed_kmh)
+      .def_readwrite("skill_min", &Cfg::skill_min)
+      .def_readwrite("skill_max", &Cfg::skill_max)
+      .def_readwrite("braking_noise", &Cfg::braking_noise)
+      .def_readwrite("slipstream_gap_m", &Cfg::slipstream_gap_m)
+      .def_readwrite("slipstream_side_m", &Cfg::slipstream_side_m)
+      .def_readwrite("allow_reverse", &Cfg::allow_reverse)
+      .def_property("off_course_rule", [](const Cfg& c) { return static_cast<int>(c.off_course_rule); },
+                    [](Cfg& c, int v) {
+                      if (v < 0 || v > 1) throw py::value_error("off_course_rule must be 0 or 1");
+                      c.off_course_rule = static_cast<rc::OffCourseRule>(v);
+                    })
+      .def_readwrite("action_delay_steps", &Cfg::action_delay_steps)
+      .def_readwrite("observation_delay_steps", &Cfg::observation_delay_steps)
+      .def_property("observation", [](const Cfg& c) { return static_cast<int>(c.observation); },
+                    [](Cfg& c, int v) {
+                      if (v < 0 || v > 1) throw py::value_error("observation must be 0 (features) or 1 (pixels)");
+                      c.observation = static_cast<rc::Observation>(v);
+                    })
+      .def_readwrite("pixel_width", &Cfg::pixel_width)
+      .def_readwrite("pixel_height", &Cfg::pixel_height)
+      .def_readwrite("pixel_metres", &Cfg::pixel_metres)
+      .def_readwrite("passing_behind_m", &Cfg::passing_behind_m)
+      .def_readwrite("passing_ahead_m", &Cfg::passing_ahead_m)
+      .def("set_weights", [](Cfg& c, const std::vector<float>& w) {
+        if (static_cast<int>(w.size()) != rc::kNumComponents) throw py::value_error("one weight per reward component");
+        for (int k = 0; k < rc::kNumComponents; ++k) c.weight[k] = w[k];
+      })
+      .def("weights", [](const Cfg& c) { return std::vector<float>(c.weight, c.weight + rc::kNumComponents); })
+      .def("set_section_scale", [](Cfg& c, int section, const std::vector<float>& s) {
+        if (section < 0 || section >= rc::kMaxSections)
+          throw py::value_error("section id must be in [0, " + std::to_string(rc::kMaxSections) + ")");
+        if (static_cast<int>(s.size()) != rc::kNumComponents) throw py::value_error("one scale per reward component");
+        for (int k = 0; k < rc::kNumComponents; ++k) c.section_scale[section][k] = s[k];
+      });
+
+  using PyRacingBatch = PyBatch<rc::RacingDomain>;
+  bind_batch<rc::RacingDomain>(m, "A batch of racing worlds stepped in C++ over a thread pool.")
+      .def("render", [](PyRacingBatch& pb, int i, int width) {
+        if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
+        if (width < 96 || width > 4096) throw py::value_error("width must be in [96, 4096]");
+        const rc::RaceConfig& cfg = pb.batch->config();
+        int car = cfg.num_agents() > 0 ? cfg.agent_car(0) : 0;
+        int height = width * 3 / 4;
+        py::array_t<uint8_t> img({height, width, 3});
+        rc::draw_chase_view(pb.batch->world(i), cfg, car, img.mutable_data(), width, height, 3, 160.0f);
+        return img;
+      }, py::arg("index") = 0, py::arg("width") = 480, "An RGB chase view of world `index`'s first agent.");
+}
+
+}  // namespace trackfield::bindings

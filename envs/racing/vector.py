@@ -1,0 +1,36 @@
+"""RacingVectorEnv: many racing worlds stepped in one C++ call over threads."""
+from __future__ import annotations
+
+from trackfield.core.config import check_int, config_from_kwargs
+from trackfield.core.engine import default_threads
+from trackfield.core.vector import BatchVectorEnv
+from trackfield.racing.config import RacingConfig
+from trackfield.racing.engine import make_engine
+from trackfield.racing.scenarios import load_racing_scenario
+
+
+class RacingVectorEnv(BatchVectorEnv):
+    """``num_envs`` racing worlds; ``step`` runs them all inside C++ on ``num_threads``.
+
+    The config keywords are ``RacingEnv``'s. Worlds reset in the step their episode
+    ends (SAME_STEP autoreset, ``info["final_obs"]``); ``info["episode"]`` holds return
+    ``r``, length ``l``, and the race's ``place``, ``laps``, ``progress_m``,
+    ``off_course_s``, ``wall_s``, ``contact_s`` and ``best_lap_s``. World i is seeded
+    from ``(seed, i)``, so world 0 reproduces ``trackfield.make(...)`` with the same
+    seed, whatever the thread count.
+    """
+
+    def __init__(self, scenario: str, num_envs: int, num_threads: int | None = None, **config):
+        check_int("num_envs", num_envs, 1, 1_000_000)
+        num_threads = default_threads() if num_threads is None else check_int("num_threads", num_threads, 1, 1024)
+        self.config = config_from_kwargs(RacingConfig, config, "trackfield.vector.make")
+        if self.config.render_mode == "human":
+            raise ValueError("vector envs render with render_mode='rgb_array' (one frame per world)")
+        self.scenario = load_racing_scenario(scenario, self.config.section)
+        engine = make_engine(self.scenario, self.config, num_envs=num_envs,
+                             num_threads=min(num_threads, num_envs), autoreset=True)
+        self.track = engine.track
+        self._attach(engine, self.config.render_mode, self.config.render_width)
+
+
+__all__ = ["RacingVectorEnv"]
