@@ -95,8 +95,9 @@ ADAPTER_KEYS = frozenset({"scenario", "num_threads"})
 DEFAULT_CONNECT_TIMEOUT_S = 30.0
 
 # Agent-name prefixes per domain: how policy mapping groups a domain's agents. A domain
-# that lands adds its row here (racing: {"car_": "car"}, driving: {"vehicle_": "vehicle"}).
-AGENT_GROUPS = {"football": {"left_": "left", "right_": "right"}}
+# that lands adds its row here (driving: {"vehicle_": "vehicle"}). Racing's cars share
+# one policy, "car" (self-play); map per car with policy_mapping_by_prefix if wanted.
+AGENT_GROUPS = {"football": {"left_": "left", "right_": "right"}, "racing": {"car_": "car"}}
 
 
 # ---------------------------------------------------------------------- ray import
@@ -150,6 +151,10 @@ def _domain_config_keys(scenario: str) -> frozenset:
         from trackfield.football.config import FootballConfig
 
         return frozenset(field.name for field in dataclasses.fields(FootballConfig))
+    if domain == "racing":
+        from trackfield.racing.config import RacingConfig
+
+        return frozenset(field.name for field in dataclasses.fields(RacingConfig))
     raise ValueError(f"trackfield.rllib has no adapter for domain {domain!r} yet")
 
 

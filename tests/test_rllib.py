@@ -37,10 +37,12 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SINGLE_AGENT_CASES = [
     ("football", "academy_empty_goal_close", {"representation": "simple115v2"}),
     ("football", "academy_3_vs_1_with_keeper", {"representation": "raw"}),
+    ("racing", "race_1v1", {}),
 ]
 MULTI_AGENT_CASES = [
     ("football", "academy_3_vs_1_with_keeper",
      {"number_of_left_players_agent_controls": 3, "number_of_right_players_agent_controls": 2}),
+    ("racing", "race_1v3", {"agents": 2}),
 ]
 TINY_PPO = {"train_batch_size_per_learner": 128, "minibatch_size": 64, "num_epochs": 1}
 

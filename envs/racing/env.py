@@ -140,3 +140,8 @@ class RacingEnv(BatchEnv):
         engine = make_engine(self.scenario, self.config, num_envs=1, num_threads=1, autoreset=False)
         self.track = engine.track
         self._attach(engine, self.config.render_mode, self.config.render_width)
+
+    @property
+    def num_cars(self) -> int:
+        """Cars in the world, AI included (groups x the scenario's cars)."""
+        return self.config.groups * self.scenario.cars
