@@ -1,5 +1,5 @@
-"""The demo: ``python -m trackfield.demo`` plays Football Academy scenarios with a
-random policy and a simple scripted policy, and prints how each episode went."""
+"""The demo: ``python -m trackfield.demo`` plays Football Academy scenarios and races
+with a random policy and a built-in one, and prints how each episode went."""
 from __future__ import annotations
 
 import argparse
@@ -67,11 +67,38 @@ def play(scenario: str, policy: str, episodes: int, seed: int) -> None:
           f"{steps / elapsed:8.0f} steps/s | endings: {summary}")
 
 
+def race(scenario: str, policy: str, episodes: int, seed: int, max_time_s: float) -> None:
+    """Races with the agent's car driven at random or by the built-in AI at full skill."""
+    env = trackfield.make(scenario, max_time_s=max_time_s)
+    rng = np.random.default_rng(seed)
+    steps, lines = 0, []
+    start = time.perf_counter()
+    for ep in range(episodes):
+        obs, info = env.reset(seed=seed + ep)
+        done = False
+        while not done:
+            if policy == "built-in":
+                action = env.ai_action()
+            else:
+                action = rng.uniform(-1, 1, 2).astype(np.float32)
+            obs, reward, terminated, truncated, info = env.step(action)
+            steps += 1
+            done = terminated or truncated
+        best = f"best lap {info['best_lap_s']:.1f} s, " if info["best_lap_s"] > 0 else ""
+        lines.append(f"place {info['place'] + 1}/{env.num_cars}, {info['progress_m']:.0f} m, {best}"
+                     f"off course {info['off_course_s']:.1f} s, walls {info['wall_s']:.1f} s, "
+                     f"contact {info['contact_s']:.1f} s")
+    elapsed = time.perf_counter() - start
+    print(f"  {policy:8} {steps / elapsed:8.0f} steps/s | " + " ; ".join(lines))
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m trackfield.demo", description=__doc__.split("\n")[0])
     parser.add_argument("--scenarios", nargs="+", default=["academy_empty_goal_close", "academy_empty_goal",
                                                            "academy_run_to_score_with_keeper",
                                                            "academy_3_vs_1_with_keeper", "academy_counterattack_easy"])
+    parser.add_argument("--races", nargs="+", default=["race_time_trial", "race_1v3", "race_1v7"])
+    parser.add_argument("--race-seconds", type=float, default=60.0, help="length of each demo race")
     parser.add_argument("--episodes", type=int, default=50)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
@@ -81,6 +108,10 @@ def main(argv=None) -> None:
         print(scenario)
         for policy in ("random", "scripted"):
             play(scenario, policy, args.episodes, args.seed)
+    for scenario in args.races:
+        print(f"{scenario} on {trackfield.make(scenario).track.name}")
+        for policy in ("random", "built-in"):
+            race(scenario, policy, 2, args.seed, args.race_seconds)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@
 #include "bindings/batch.h"
 #include "racing/batch.h"
 #include "racing/obs.h"
+#include "racing/step.h"
 
 namespace py = pybind11;
 
@@ -122,7 +123,24 @@ void bind_racing_batch(py::module_& m) {
         py::array_t<uint8_t> img({height, width, 3});
         rc::draw_chase_view(pb.batch->world(i), cfg, car, img.mutable_data(), width, height, 3, 160.0f);
         return img;
-      }, py::arg("index") = 0, py::arg("width") = 480, "An RGB chase view of world `index`'s first agent.");
+      }, py::arg("index") = 0, py::arg("width") = 480, "An RGB chase view of world `index`'s first agent.")
+      .def("ai_actions", [](PyRacingBatch& pb, int i) {
+        if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
+        const rc::RaceConfig& cfg = pb.batch->config();
+        const rc::RaceWorld& w = pb.batch->world(i);
+        py::array_t<float> out({cfg.num_agents(), 2});
+        rc::AiDriver full{};
+        full.skill = 1.0f;
+        Rng rng = w.rng;  // a copy: asking does not change the world
+        for (int a = 0; a < cfg.num_agents(); ++a) {
+          int car = cfg.agent_car(a), g0 = rc::group_start(cfg, car);
+          rc::CarControl c = rc::ai_control(w.car[car], rc::car_params(cfg.car), *cfg.track, *cfg.line, full,
+                                            w.car + g0, cfg.cars_per_group, car - g0, rng);
+          out.mutable_at(a, 0) = c.throttle_brake;
+          out.mutable_at(a, 1) = c.steer;
+        }
+        return out;
+      }, py::arg("index") = 0, "What the built-in AI at full skill would do for each agent's car now, (agents, 2).");
 }
 
 }  // namespace trackfield::bindings

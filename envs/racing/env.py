@@ -141,6 +141,12 @@ class RacingEnv(BatchEnv):
         self.track = engine.track
         self._attach(engine, self.config.render_mode, self.config.render_width)
 
+    def ai_action(self):
+        """The action the built-in AI at full skill would take for the agent's car now
+        (``[throttle/brake, steering]``; ``(agents, 2)`` with several agents)."""
+        actions = self._engine.batch.ai_actions(0)
+        return actions[0] if self._num_agents == 1 else actions
+
     @property
     def num_cars(self) -> int:
         """Cars in the world, AI included (groups x the scenario's cars)."""
