@@ -1,4 +1,4 @@
-"""Throughput benchmarks: ``python -m trackfield.bench [football] [options]``.
+"""Throughput benchmarks: ``python -m trackfield.bench [football|racing|rllib] [options]``.
 
 Measures env-steps/s through the public API with uniformly random actions (as GRF's
 figures in ../shared/GRF.md were measured): the single env loop (``trackfield.make``)
@@ -10,6 +10,10 @@ Speed is never asserted by tests; this is where it is reported.
 For football it then prints the fidelity table (``trackfield.football.fidelity``): the mean
 random-policy episode length and ending shares of every academy scenario, measured live,
 beside real GRF's stored figures (``--fidelity-episodes 0`` skips it).
+
+``python -m trackfield.bench racing`` prints car-steps/s per core of the racing domain
+beside its peers and the issue's target, then the built-in AI's reference lap of every
+shipped track and of the shared TUM tracks (see ``trackfield.racing.bench``).
 
 ``python -m trackfield.bench rllib`` (the ``dist`` extra) measures the env-steps/s that
 Ray RLlib's env runners collect with PPO's policy (no learner updates) on 1 core (the
@@ -96,7 +100,7 @@ def bench_vector(scenario: str, representation: str, num_envs: int, threads: int
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m trackfield.bench", description=__doc__.split("\n")[0])
-    parser.add_argument("domain", nargs="?", default="football", choices=["football", "rllib"])
+    parser.add_argument("domain", nargs="?", default="football", choices=["football", "racing", "rllib"])
     parser.add_argument("--scenarios", nargs="+", default=["academy_empty_goal_close", "academy_3_vs_1_with_keeper"])
     parser.add_argument("--representations", nargs="+", default=["raw", "simple115v2", "smm", "pixels"])
     parser.add_argument("--envs", type=int, default=64, help="worlds in the vector env")
@@ -104,9 +108,19 @@ def main(argv=None) -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     parser.add_argument("--fidelity-episodes", type=int, default=100,
                         help="random-policy episodes per academy scenario for the GRF comparison (0: skip)")
+    parser.add_argument("--tracks-dir", default=None,
+                        help="racing: also lap every CSV track of this folder (default $TRACKFIELD_TRACK_PATH "
+                             "or ../shared/tracks)")
+    parser.add_argument("--no-laps", action="store_true", help="racing: skip the reference laps")
     args = parser.parse_args(argv)
     if args.domain == "rllib":
         bench_rllib(args.scenarios[0], envs_per_runner=16, cores=args.threads, seconds=args.seconds * 4)
+        return
+    if args.domain == "racing":
+        from trackfield.racing import bench as racing_bench
+
+        racing_bench.main(args.seconds, args.envs, args.threads, args.tracks_dir or racing_bench.default_tracks_dir(),
+                          not args.no_laps, _commit())
         return
 
     commit = _commit()
