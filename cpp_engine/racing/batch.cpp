@@ -1,6 +1,7 @@
 // What the shared batch calls on a racing world, and the layout of its buffers.
 #include "racing/batch.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -72,6 +73,7 @@ BatchLayout RacingDomain::layout(const Config& cfg) {
       per_agent(cfg, "wall_s", "float32", 0, big, "time touching a wall"),
       per_agent(cfg, "contact_s", "float32", 0, big, "time touching another car"),
       per_agent(cfg, "best_lap_s", "float32", 0, big, "best timed lap, 0 if none"),
+      per_agent(cfg, "gap_to_leader_m", "float32", 0, big, "centre-line distance behind the group's leader, 0 when leading"),
   };
   l.world_info = {{"time_s", {}, "float32", 0, big, "race time"}};
   l.agent_info = {
@@ -170,6 +172,10 @@ void RacingDomain::write_episode_stats(const World& w, const Config& cfg, double
     out[4 * A + a] = w.wall_time[i];
     out[5 * A + a] = w.contact_time[i];
     out[6 * A + a] = w.best_lap_s[i];
+    float leader = w.progress[i];
+    int g0 = group_start(cfg, i);
+    for (int j = g0; j < g0 + cfg.cars_per_group; ++j) leader = std::max(leader, w.progress[j]);
+    out[7 * A + a] = leader - w.progress[i];
   }
 }
 
