@@ -102,6 +102,7 @@ TEST(groups_overlap_without_touching) {
   cfg.groups = 2;
   cfg.start = StartKind::kSlipstream;
   cfg.start_s_m = 10.0f;
+  cfg.slipstream_gap_m = 200.0f;  // each group's opponent far ahead: any contact would be across groups
   RacingDomain::check_config(cfg);
   auto w = std::make_unique<RaceWorld>();
   reset_world(*w, cfg, 3);
