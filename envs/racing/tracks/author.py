@@ -36,7 +36,7 @@ DESIGNS = {
         description="High-speed circuit, clockwise: a 1.3 km main straight, two long back "
                     "straights, three chicanes (the last one named final_chicane) and a banked "
                     "fast corner. About 5.5 km.",
-        width=14.0, climb=12.0, bank_deg=4.0, kerb=1.0, wall=12.0,
+        width=13.5, climb=12.0, bank_deg=4.0, kerb=1.0, wall=12.0,
         pieces=[(S, 1300), (A, 30, -90), (A, 25, 90), (S, 100), (A, 60, -100), (S, 1100),
                 (A, 200, -80), (S, 1000), (A, 25, -70), (A, 25, 70), (S, 700), (A, 80, -110),
                 (S, 550), (A, 30, 80), (A, 30, -80), (S, 150), (A, 150, -70)],
