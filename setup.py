@@ -47,6 +47,7 @@ setup(
         "trackfield",
         "trackfield.core",
         "trackfield.football",
+        "trackfield.racing",
         "trackfield.scenarios",
         "trackfield.scenarios.football",
         "trackfield.scenarios.racing",

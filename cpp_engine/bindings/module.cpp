@@ -7,6 +7,7 @@ namespace trackfield::bindings {
 void bind_common(py::module_& m);
 void bind_football(py::module_& m);
 void bind_probe(py::module_& m);
+void bind_racing(py::module_& m);
 }  // namespace trackfield::bindings
 
 PYBIND11_MODULE(_engine, m) {
@@ -15,6 +16,8 @@ PYBIND11_MODULE(_engine, m) {
   trackfield::bindings::bind_common(common);
   auto football = m.def_submodule("football", "the football engine");
   trackfield::bindings::bind_football(football);
+  auto racing = m.def_submodule("racing", "the racing engine");
+  trackfield::bindings::bind_racing(racing);
   auto probe = m.def_submodule("probe", "a minimal domain that exercises the shared batch (tests only)");
   trackfield::bindings::bind_probe(probe);
 }

@@ -35,6 +35,11 @@ struct Track {
   std::vector<int16_t> section;              // named section id of segment i, -1 none
   std::vector<uint8_t> section_kind;         // SectionKind of segment i
   std::vector<std::string> section_names;    // id -> name
+  // Unit tangent at point i, the mean of its two segments' (built by finalize()). Normals
+  // interpolated from these between points make project() and point_at() exact inverses
+  // and d continuous through corners, where per-segment normals would jump.
+  std::vector<float> vertex_tangent_x, vertex_tangent_y;
+  std::vector<float> vertex_heading;  // atan2 of the vertex tangent, rad (no atan2 per query)
   float kerb_width = 1.0f;   // band beyond each edge that still counts as in bounds, m
   float wall_distance = 6.0f;// walls stand this far beyond each edge, m (> kerb_width)
   bool bridge = false;       // the centre line crosses itself; projection stays near its hint
@@ -50,7 +55,9 @@ struct Track {
   void finalize();
 };
 
-// Where a world point lies relative to the centre line.
+// Where a world point lies relative to the centre line. The foot point is where the
+// interpolated normal (see vertex_tangent_x) through p meets the line; s and d are
+// continuous as p moves, also through corners.
 struct TrackPos {
   int segment = 0;      // nearest segment
   float t = 0.0f;       // 0..1 along it
@@ -58,15 +65,26 @@ struct TrackPos {
   float d = 0.0f;       // signed lateral offset, + left, m
   float width_left = 0.0f, width_right = 0.0f;  // interpolated at the foot point
   float z = 0.0f, banking = 0.0f, grade = 0.0f; // interpolated at the foot point
+  float curvature = 0.0f;  // 1/m, + left, interpolated at the foot point
   float heading = 0.0f; // track heading at the foot point, rad
 };
 
+// Length of segment i (from point i to point i + 1, the last one closing the loop), m.
+inline float segment_length(const Track& track, int i) {
+  return i + 1 < track.n ? track.s[i + 1] - track.s[i] : track.length - track.s[i];
+}
+
 // Nearest point of the centre line. With hint >= 0 (the previous segment) the search
-// walks from it and never leaves its neighbourhood (bridges: the right level wins);
-// with hint < 0 it searches the whole track through the grid.
+// walks from it to the nearest local minimum of distance, at most kProjectWindow
+// segments either way (bridges: the level of the hint wins); with hint < 0, or when the
+// walk runs out of window (a stale hint), it searches the whole track through the grid.
+// Allocates nothing.
+constexpr int kProjectWindow = 50;
 TrackPos project(const Track& track, Vec2 p, int hint);
 
-// Centre-line point at arc length s (wrapped into [0, length)) with offset d to the left.
+// Centre-line point at arc length s (wrapped into [0, length)) with offset d to the left,
+// along the interpolated normal: project(point_at(s, d)) gives back s and d while |d| is
+// below the local radius of curvature.
 Vec2 point_at(const Track& track, float s, float d);
 
 // Signed arc-length difference a - b wrapped into [-length/2, length/2).
