@@ -18,7 +18,7 @@ START_KINDS = {"rolling": 0, "grid": 1, "slipstream": 2, "section": 3}
 
 @functools.lru_cache(maxsize=32)
 def _load_track_cached(track, crossings):
-    from trackfield.racing.track import load_track
+    from trackfield.racing import load_track
 
     return load_track(track, crossings=crossings)
 
@@ -33,8 +33,7 @@ def resolve_track(config: RacingConfig, scenario: RaceScenario):
 
 def resolve_raceline(config: RacingConfig, track) -> np.ndarray:
     """The AI's racing line: the config's (path or array), a file beside a TUM track, or a computed one."""
-    from trackfield.racing.raceline import minimum_curvature_line
-    from trackfield.racing.track import load_raceline
+    from trackfield.racing import load_raceline
 
     if config.raceline is not None:
         if isinstance(config.raceline, (str, os.PathLike)):
@@ -43,7 +42,7 @@ def resolve_raceline(config: RacingConfig, track) -> np.ndarray:
         if line.ndim != 2 or line.shape[1] != 2 or len(line) < 10 or not np.isfinite(line).all():
             raise ValueError(f"raceline must be an (M, 2) array of finite x, y with M >= 10, got shape {line.shape}")
         return line
-    source = getattr(track, "source_path", None)
+    source = getattr(track, "source", None)
     if source:
         beside = os.path.join(os.path.dirname(source), "racelines", os.path.basename(source))
         if os.path.isfile(beside):
@@ -51,15 +50,15 @@ def resolve_raceline(config: RacingConfig, track) -> np.ndarray:
     return _computed_line(track)
 
 
-@functools.lru_cache(maxsize=32)
-def _computed_line_cached(key, track):
+def _computed_line(track):
+    """The minimum-curvature line of a track, computed once per Track object."""
     from trackfield.racing.raceline import minimum_curvature_line
 
-    return minimum_curvature_line(track)
-
-
-def _computed_line(track):
-    return _computed_line_cached(id(track), track)
+    line = getattr(track, "_computed_raceline", None)
+    if line is None:
+        line = minimum_curvature_line(track)
+        object.__setattr__(track, "_computed_raceline", line)
+    return line
 
 
 def _section_span(track, name):
@@ -73,7 +72,7 @@ def _section_span(track, name):
 
 def _longest_straight(track):
     best, best_len = (0.0, 0.0), -1.0
-    for section in track.sections:
+    for section in track.kind_runs:
         if section.kind != "straight":
             continue
         length = (section.end_m - section.start_m) % track.length
