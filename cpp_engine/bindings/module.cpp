@@ -8,6 +8,8 @@ void bind_common(py::module_& m);
 void bind_football(py::module_& m);
 void bind_probe(py::module_& m);
 void bind_racing(py::module_& m);
+void bind_racing_batch(py::module_& m);
+void bind_racing_car(py::module_& m);
 }  // namespace trackfield::bindings
 
 PYBIND11_MODULE(_engine, m) {
@@ -18,6 +20,8 @@ PYBIND11_MODULE(_engine, m) {
   trackfield::bindings::bind_football(football);
   auto racing = m.def_submodule("racing", "the racing engine");
   trackfield::bindings::bind_racing(racing);
+  trackfield::bindings::bind_racing_car(racing);
+  trackfield::bindings::bind_racing_batch(racing);
   auto probe = m.def_submodule("probe", "a minimal domain that exercises the shared batch (tests only)");
   trackfield::bindings::bind_probe(probe);
 }

@@ -29,7 +29,21 @@ void bind_racing_batch(py::module_& m) {
       .def_property_readonly("length", [](const rc::RacingLine& l) { return l.length; })
       .def_property_readonly("speed", [](const rc::RacingLine& l) {
         return py::array_t<float>(static_cast<py::ssize_t>(l.speed.size()), l.speed.data());
-      }, "maximum speed along the line, m/s");
+      }, "maximum speed along the line, m/s")
+      .def_property_readonly("xy", [](const rc::RacingLine& l) {
+        py::array_t<float> out({l.size(), 2});
+        for (int i = 0; i < l.size(); ++i) {
+          out.mutable_at(i, 0) = l.x[i];
+          out.mutable_at(i, 1) = l.y[i];
+        }
+        return out;
+      }, "the resampled line, (M, 2) m")
+      .def_property_readonly("curvature", [](const rc::RacingLine& l) {
+        return py::array_t<float>(static_cast<py::ssize_t>(l.curvature.size()), l.curvature.data());
+      }, "1/m, + left")
+      .def_property_readonly("offset", [](const rc::RacingLine& l) {
+        return py::array_t<float>(static_cast<py::ssize_t>(l.offset.size()), l.offset.data());
+      }, "lateral offset from the centre line, m, + left");
 
   m.def("build_racing_line", [](std::shared_ptr<rc::Track> track, const std::string& car,
                                 py::array_t<float, py::array::c_style | py::array::forcecast> xy) {

@@ -145,6 +145,7 @@ void step_world(RaceWorld& w, const RaceConfig& cfg, const float* actions) {
   CarControl* issued = w.issued[w.control_head];
   for (int i = 0; i < n; ++i) {
     int g0 = group_start(cfg, i);
+    if (i - g0 < cfg.agents_per_group) continue;
     issued[i] = ai_control(w.car[i], params, track, *cfg.line, w.driver[i], w.car + g0, cfg.cars_per_group,
                            i - g0, w.rng);
   }
@@ -161,7 +162,9 @@ void step_world(RaceWorld& w, const RaceConfig& cfg, const float* actions) {
     for (int i = 0; i < n; ++i) {
       old_s[i] = w.car[i].s;
       float drag_scale = 1.0f - kSlipstreamDragCut * w.slipstream[i];
-      step_car(w.car[i], params, track, delayed_control(w, cfg, i, sub), drag_scale, cfg.allow_reverse, dt);
+      // The AI may always reverse: it backs out when stuck against a wall.
+      bool reverse = cfg.allow_reverse || i - group_start(cfg, i) >= cfg.agents_per_group;
+      step_car(w.car[i], params, track, delayed_control(w, cfg, i, sub), drag_scale, reverse, dt);
     }
     bool touching[kMaxCars] = {};
     if (cfg.cars_per_group > 1) resolve_contacts(w, cfg, touching);

@@ -1,0 +1,139 @@
+#include "racing/ai_driver.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace trackfield::racing {
+
+namespace {
+
+constexpr int kNoiseBlock = 100;      // line points (~200 m) per braking-error draw
+constexpr float kSpeedGain = 0.5f;    // pedal per m/s of speed error
+constexpr float kEdgeMargin = 1.2f;   // m the car's centre keeps inside the painted edge beyond half its width
+constexpr float kLookTime = 0.30f;
+constexpr float kControlPeriod = 0.1f;  // s between calls (10 Hz)
+constexpr float kPreviewTime = 0.15f;   // s of line ahead the steering anticipates
+constexpr float kLateralGain = 1.5f;    // Stanley gain on the lateral error, 1/s
+constexpr float kYawDamping = 0.05f;    // rad of steering per rad/s of yaw-rate error    // s: targets the speed this far ahead (control period plus pedal lag)
+
+// Nearest line point to the car, refined from the centre-line segment's entry.
+int nearest_line_point(const RacingLine& line, const CarState& c) {
+  int n = line.size();
+  int k = line.index_of_segment[std::clamp(c.track_segment, 0, static_cast<int>(line.index_of_segment.size()) - 1)];
+  auto dist2 = [&](int i) {
+    float dx = line.x[i] - c.x, dy = line.y[i] - c.y;
+    return dx * dx + dy * dy;
+  };
+  for (int step : {1, -1}) {
+    while (dist2((k + step + n) % n) < dist2(k)) k = (k + step + n) % n;
+  }
+  return k;
+}
+
+struct Traffic {
+  float offset = 0.0f;      // m to move left of the line
+  float speed_cap = 1e9f;   // m/s
+};
+
+// How the cars around change this car's plan: follow, overtake, give room, defend.
+Traffic read_traffic(const CarState& self, const CarParams& p, const Track& track, const RacingLine& line, int k,
+                     const CarState* cars, int n, int self_index) {
+  Traffic t;
+  float v = car_speed(self);
+  float lane = p.width + 0.8f;
+  float line_d = line.offset[k];
+  TrackPos here = project(track, {self.x, self.y}, self.track_segment);
+  for (int j = 0; j < n; ++j) {
+    if (j == self_index) continue;
+    const CarState& o = cars[j];
+    float ds = wrap_ds(track, o.s, self.s);  // + ahead
+    float vo = car_speed(o);
+    float dd = o.d - self.d;
+    if (std::abs(ds) < p.length + 1.0f) {  // alongside: keep a lane apart
+      if (std::abs(dd) < lane) t.offset += (dd > 0 ? -1.0f : 1.0f) * (lane - std::abs(dd));
+      continue;
+    }
+    if (ds > 0.0f && ds < 50.0f) {
+      float closing = v - vo;
+      bool in_our_path = std::abs(o.d - (line_d + t.offset)) < lane;
+      if (!in_our_path || ds > 8.0f + 2.0f * std::max(closing, 0.0f)) continue;
+      float room_left = here.width_left - kEdgeMargin - (o.d + lane);
+      float room_right = (o.d - lane) + here.width_right - kEdgeMargin;
+      if (std::max(room_left, room_right) > 0.0f && closing > 0.5f) {  // pull out on the side with more room
+        float target = room_left > room_right ? o.d + lane : o.d - lane;
+        t.offset = target - line_d;
+      } else {  // no way by: sit behind it
+        t.speed_cap = std::min(t.speed_cap, vo + 0.4f * (ds - 2.0f * p.length));
+      }
+    } else if (ds < 0.0f && ds > -15.0f && vo > v + 1.0f) {  // attacked: cover the inside a little
+      float inside = line.curvature[k] >= 0.0f ? 1.0f : -1.0f;
+      t.offset += 0.8f * inside;
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+CarControl ai_control(const CarState& self, const CarParams& p, const Track& track, const RacingLine& line,
+                      AiDriver& driver, const CarState* cars, int n, int self_index, Rng& rng) {
+  int m = line.size();
+  int k = nearest_line_point(line, self);
+  float v = car_speed(self);
+
+  // Stuck: reverse out, steering the nose back towards the direction of travel.
+  bool crossways = std::abs(self.heading_error) > 0.8f || self.wall_contact;
+  driver.stuck_s = (v < 2.0f && crossways) ? driver.stuck_s + kControlPeriod : 0.0f;
+  if (driver.reversing_s > 0.0f || driver.stuck_s > 1.0f) {
+    driver.reversing_s += kControlPeriod;
+    if (driver.reversing_s < 2.5f && std::abs(self.heading_error) > 0.35f) {
+      driver.stuck_s = 0.0f;
+      return {-1.0f, self.heading_error > 0.0f ? 1.0f : -1.0f};
+    }
+    driver.reversing_s = 0.0f;
+  }
+
+  int block = k / kNoiseBlock;
+  if (block != driver.noise_block) {
+    driver.noise_block = block;
+    driver.noise = driver.braking_noise > 0.0f ? driver.braking_noise * (2.0f * rng_uniform(rng) - 1.0f) : 0.0f;
+  }
+  int ahead = static_cast<int>(v * kLookTime / kLineSpacing) + 1;
+  float target = driver.skill * (1.0f + driver.noise) * line.speed[(k + ahead) % m];
+
+  float offset = driver.lateral_preference;
+  if (!driver.hold_line) {
+    Traffic t = read_traffic(self, p, track, line, k, cars, n, self_index);
+    offset += t.offset;
+    target = std::min(target, std::max(t.speed_cap, 0.0f));
+  }
+
+  // Steering: the line's curvature a little ahead (the rack and the control period lag),
+  // plus the heading error to the line and the lateral error from it (Stanley's law),
+  // all about the line shifted by the offset and kept on the track.
+  int kp = (k + static_cast<int>(v * kPreviewTime / kLineSpacing) + 1) % m;
+  TrackPos at = project(track, {line.x[kp], line.y[kp]}, self.track_segment);
+  float half = 0.5f * p.width + kEdgeMargin - 1.0f;
+  float want_d = std::clamp(line.offset[kp] + offset, -(at.width_right - half), at.width_left - half);
+  float shift = want_d - line.offset[kp];
+  float ex = self.x - (line.x[k] + shift * line.normal_x[k]), ey = self.y - (line.y[k] + shift * line.normal_y[k]);
+  float lateral_error = ex * line.normal_x[k] + ey * line.normal_y[k];  // + left of the line
+  float line_heading = std::atan2(-line.normal_x[kp], line.normal_y[kp]);
+  float heading_error = line_heading - self.yaw;
+  while (heading_error > 3.14159265f) heading_error -= 6.2831853f;
+  while (heading_error < -3.14159265f) heading_error += 6.2831853f;
+  float kappa = line.curvature[kp];
+  float feedforward = std::atan(p.wheelbase * kappa);
+  float correction = heading_error + std::atan2(-kLateralGain * lateral_error, v + 5.0f);
+  float damping = kYawDamping * (kappa * v - self.yaw_rate);
+  float steer = std::clamp((feedforward + correction + damping) / p.max_steer, -1.0f, 1.0f);
+  if (std::abs(heading_error) > 1.6f) steer = heading_error > 0.0f ? 1.0f : -1.0f;  // facing backwards: turn round
+
+  float pedal = std::clamp(kSpeedGain * (target - v), -1.0f, 1.0f);
+  // Ease off the throttle while the rear tyres slide.
+  float rear_slip = std::max(std::abs(self.slip_angle[2]), std::abs(self.slip_angle[3]));
+  if (pedal > 0.0f && rear_slip > 0.10f) pedal *= std::max(0.0f, 1.0f - 8.0f * (rear_slip - 0.10f));
+  return {pedal, steer};
+}
+
+}  // namespace trackfield::racing

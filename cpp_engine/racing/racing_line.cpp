@@ -1,0 +1,174 @@
+#include "racing/racing_line.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace trackfield::racing {
+
+namespace {
+
+// Even resampling of a closed polyline at about kLineSpacing.
+void resample(RacingLine& line, const float* xy, int m) {
+  std::vector<double> cum(m + 1, 0.0);
+  for (int i = 0; i < m; ++i) {
+    int j = (i + 1) % m;
+    double dx = xy[2 * j] - xy[2 * i], dy = xy[2 * j + 1] - xy[2 * i + 1];
+    cum[i + 1] = cum[i] + std::sqrt(dx * dx + dy * dy);
+  }
+  double total = cum[m];
+  int count = std::max(10, static_cast<int>(std::lround(total / kLineSpacing)));
+  double step = total / count;
+  line.x.resize(count);
+  line.y.resize(count);
+  line.s.resize(count);
+  int seg = 0;
+  for (int k = 0; k < count; ++k) {
+    double at = k * step;
+    while (seg < m - 1 && cum[seg + 1] <= at) ++seg;
+    int j = (seg + 1) % m;
+    double len = cum[seg + 1] - cum[seg];
+    double t = len > 0 ? (at - cum[seg]) / len : 0.0;
+    line.x[k] = static_cast<float>(xy[2 * seg] + t * (xy[2 * j] - xy[2 * seg]));
+    line.y[k] = static_cast<float>(xy[2 * seg + 1] + t * (xy[2 * j + 1] - xy[2 * seg + 1]));
+    line.s[k] = static_cast<float>(at);
+  }
+  line.length = static_cast<float>(total);
+}
+
+// Curvature from the circle through points 3 apart (a 12 m chord smooths the 2 m
+// digitisation noise of published lines), then a short moving average; normals.
+void curvature_and_normals(RacingLine& line) {
+  int n = line.size();
+  const int gap = 3;
+  std::vector<float> raw(n);
+  for (int i = 0; i < n; ++i) {
+    int a = (i - gap + n) % n, b = (i + gap) % n;
+    float ax = line.x[i] - line.x[a], ay = line.y[i] - line.y[a];
+    float bx = line.x[b] - line.x[i], by = line.y[b] - line.y[i];
+    float cx = line.x[b] - line.x[a], cy = line.y[b] - line.y[a];
+    float cross = ax * by - ay * bx;
+    float prod = std::sqrt((ax * ax + ay * ay) * (bx * bx + by * by) * (cx * cx + cy * cy));
+    raw[i] = prod > 0 ? 2.0f * cross / prod : 0.0f;
+  }
+  line.curvature.assign(n, 0.0f);
+  const int half = 2;
+  for (int i = 0; i < n; ++i) {
+    float sum = 0;
+    for (int k = -half; k <= half; ++k) sum += raw[(i + k + n) % n];
+    line.curvature[i] = sum / (2 * half + 1);
+  }
+  line.normal_x.resize(n);
+  line.normal_y.resize(n);
+  for (int i = 0; i < n; ++i) {
+    int a = (i - 1 + n) % n, b = (i + 1) % n;
+    float tx = line.x[b] - line.x[a], ty = line.y[b] - line.y[a];
+    float len = std::max(std::sqrt(tx * tx + ty * ty), 1e-6f);
+    line.normal_x[i] = -ty / len;
+    line.normal_y[i] = tx / len;
+  }
+}
+
+// Offsets from the centre line and, per centre-line point, the nearest line point.
+void attach_to_track(RacingLine& line, const Track& track) {
+  int n = line.size();
+  line.offset.resize(n);
+  std::vector<std::pair<float, int>> by_s(n);
+  int hint = -1;
+  for (int i = 0; i < n; ++i) {
+    TrackPos pos = project(track, {line.x[i], line.y[i]}, hint);
+    hint = pos.segment;
+    float limit = std::max(pos.width_left, pos.width_right) + track.wall_distance;
+    if (std::abs(pos.d) > limit)
+      throw std::invalid_argument("raceline: point " + std::to_string(i) + " lies " + std::to_string(pos.d) +
+                                  " m from the centre line of " + track.name + ", beyond its walls");
+    line.offset[i] = pos.d;
+    by_s[i] = {pos.s, i};
+  }
+  std::sort(by_s.begin(), by_s.end());
+  line.index_of_segment.resize(track.n);
+  size_t k = 0;
+  for (int j = 0; j < track.n; ++j) {
+    while (k < by_s.size() && by_s[k].first < track.s[j]) ++k;
+    int after = by_s[k % by_s.size()].second;
+    int before = by_s[(k + by_s.size() - 1) % by_s.size()].second;
+    float da = std::abs(wrap_ds(track, by_s[k % by_s.size()].first, track.s[j]));
+    float db = std::abs(wrap_ds(track, by_s[(k + by_s.size() - 1) % by_s.size()].first, track.s[j]));
+    line.index_of_segment[j] = da < db ? after : before;
+  }
+}
+
+float effective_mu(const CarParams& p, float speed) {
+  float down = 0.5f * kAirDensity * p.lift_area * speed * speed;
+  float per_tyre = (p.mass * kGravity + down) / 4.0f;
+  return kProfileGrip * p.mu * std::max(0.3f, 1.0f - p.mu_load_sensitivity * (per_tyre / p.nominal_load - 1.0f));
+}
+
+// Forward (acceleration) and backward (braking) passes around the loop twice, each
+// using the grip the corner leaves over on a friction ellipse.
+void speed_profile(RacingLine& line, const CarParams& p) {
+  int n = line.size();
+  std::vector<float> cap(n);
+  for (int i = 0; i < n; ++i) cap[i] = corner_speed_limit(p, line.curvature[i]);
+  int start = static_cast<int>(std::min_element(cap.begin(), cap.end()) - cap.begin());
+  std::vector<float> v(cap);
+  auto ds_at = [&](int i) { return (i + 1 < n ? line.s[i + 1] : line.length) - line.s[i]; };
+  auto leftover = [&](int i, float speed) {
+    float mu = effective_mu(p, speed);
+    float grip = mu * (kGravity + 0.5f * kAirDensity * p.lift_area * speed * speed / p.mass);
+    float lateral = speed * speed * std::abs(line.curvature[i]);
+    float share = std::min(1.0f, lateral / grip);
+    return std::make_pair(grip * std::sqrt(1.0f - share * share), mu);
+  };
+  for (int lap = 0; lap < 2; ++lap) {
+    for (int k = 0; k < n; ++k) {  // accelerate out of every corner
+      int i = (start + k) % n, j = (i + 1) % n;
+      auto [grip, mu] = leftover(i, v[i]);
+      float rear_share = p.cg_to_front / p.wheelbase;
+      float traction = std::min(drive_force_limit(p, v[i]) / p.mass, grip * rear_share * 1.1f);
+      float drag = 0.5f * kAirDensity * p.drag_area * v[i] * v[i] / p.mass + p.rolling_resistance * kGravity;
+      float a = traction - drag;
+      float next = std::sqrt(std::max(0.0f, v[i] * v[i] + 2.0f * a * ds_at(i)));
+      v[j] = std::min(v[j], std::max(next, 0.0f));
+      (void)mu;
+    }
+    for (int k = 0; k < n; ++k) {  // brake into every corner
+      int j = (start - k + n) % n, i = (j - 1 + n) % n;
+      auto [grip, mu] = leftover(j, v[j]);
+      float brakes = std::min(p.brake_force / p.mass, grip);
+      float drag = 0.5f * kAirDensity * p.drag_area * v[j] * v[j] / p.mass + p.rolling_resistance * kGravity;
+      float prev = std::sqrt(v[j] * v[j] + 2.0f * (brakes + drag) * ds_at(i));
+      v[i] = std::min(v[i], prev);
+      (void)mu;
+    }
+  }
+  line.speed = v;
+}
+
+}  // namespace
+
+float corner_speed_limit(const CarParams& p, float kappa) {
+  float k = std::abs(kappa);
+  float v = 120.0f;  // above any top speed; the forward pass brings it down to what the engine gives
+  for (int it = 0; it < 4; ++it) {  // the grip depends on the speed through downforce and load sensitivity
+    float mu = effective_mu(p, v);
+    float denom = k - mu * 0.5f * kAirDensity * p.lift_area / p.mass;
+    v = denom > 0.0f ? std::min(120.0f, std::sqrt(mu * kGravity / denom)) : 120.0f;
+  }
+  return v;
+}
+
+RacingLine build_racing_line(const Track& track, const CarParams& params, const float* xy, int m) {
+  if (m < 10) throw std::invalid_argument("raceline: needs at least 10 points, got " + std::to_string(m));
+  for (int i = 0; i < 2 * m; ++i)
+    if (!std::isfinite(xy[i])) throw std::invalid_argument("raceline: point " + std::to_string(i / 2) + " is not finite");
+  RacingLine line;
+  resample(line, xy, m);
+  curvature_and_normals(line);
+  attach_to_track(line, track);
+  speed_profile(line, params);
+  return line;
+}
+
+}  // namespace trackfield::racing
