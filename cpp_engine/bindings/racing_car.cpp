@@ -118,7 +118,7 @@ void bind_racing_car(py::module_& m) {
              rng_seed(rng, 1, 1);
              for (int i = 0; i < steps; ++i) {
                rc::CarControl u = rc::ai_control(c.state, p, *c.track, *line, driver, &c.state, 1, 0, rng);
-               for (int k = 0; k < 10; ++k) rc::step_car(c.state, p, *c.track, u, 1.0f, false, 0.01f);
+               for (int k = 0; k < 10; ++k) rc::step_car(c.state, p, *c.track, u, 1.0f, /*allow_reverse=*/true, 0.01f);
                int out = c.state.tyre_out[0] + c.state.tyre_out[1] + c.state.tyre_out[2] + c.state.tyre_out[3];
                float row[10] = {c.state.s, c.state.d, rc::car_speed(c.state), u.throttle_brake, u.steer,
                                static_cast<float>(out), c.state.heading_error, c.state.yaw_rate,

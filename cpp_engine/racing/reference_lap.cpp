@@ -1,6 +1,7 @@
 #include "racing/reference_lap.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "racing/ai_driver.h"
 
@@ -9,13 +10,12 @@ namespace trackfield::racing {
 ReferenceLap reference_lap(const Track& track, const CarParams& params, const RacingLine& line, int physics_hz,
                            int control_hz, float max_time_s) {
   ReferenceLap out;
-  const float lead_in = std::min(400.0f, 0.25f * track.length);
-  float start_s = track.length - lead_in;
-  int seg = std::min(track.n - 1, static_cast<int>(start_s / track.length * static_cast<float>(track.n)));
-  while (seg + 1 < track.n && track.s[seg + 1] <= start_s) ++seg;
-  int k = line.index_of_segment[seg];
+  // Launch on the fastest point of the line (a straight), along the line at its speed.
+  int k = static_cast<int>(std::max_element(line.speed.begin(), line.speed.end()) - line.speed.begin());
+  TrackPos pos = project(track, {line.x[k], line.y[k]}, -1);
+  float line_heading = std::atan2(-line.normal_x[k], line.normal_y[k]);
   CarState car;
-  place_car(car, params, track, start_s, line.offset[k], line.speed[k], 0.0f);
+  place_car(car, params, track, pos.s, pos.d, 0.9f * line.speed[k], line_heading - pos.heading);
   AiDriver driver;
   Rng rng;
   rng_seed(rng, 1, 1);
@@ -27,7 +27,7 @@ ReferenceLap reference_lap(const Track& track, const CarParams& params, const Ra
     CarControl control = ai_control(car, params, track, line, driver, &car, 1, 0, rng);
     for (int sub = 0; sub < substeps; ++sub) {
       float prev_s = car.s;
-      step_car(car, params, track, control, 1.0f, false, dt);
+      step_car(car, params, track, control, 1.0f, /*allow_reverse=*/true, dt);
       time += dt;
       // The start line is s = 0: a jump from near the end of the lap to near its start.
       if (prev_s > 0.5f * track.length && car.s < 0.5f * track.length) {

@@ -1,6 +1,6 @@
 // The reference lap: the built-in AI at full skill, no braking error, alone on the
-// track, timed over one flying lap (started 400 m before the line at the profile's
-// speed). The benchmark prints it for every track and the physics tests hold gt3 at
+// track, timed over one flying lap (launched at the fastest point of its line). The
+// benchmark prints it for every track and the physics tests hold gt3 at
 // Monza to a real GT3 race lap.
 #ifndef TRACKFIELD_RACING_REFERENCE_LAP_H
 #define TRACKFIELD_RACING_REFERENCE_LAP_H
