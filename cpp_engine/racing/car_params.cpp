@@ -9,7 +9,8 @@ namespace trackfield::racing {
 
 namespace {
 
-// Porsche 718 Cayman GTS-like: 294 kW, 1.1 g road tyres, no aero to speak of.
+// A mid-engined road sports car (Porsche 718 Cayman class): ~270 kW, 1.1 g road
+// tyres, no aero to speak of.
 constexpr CarParams kRoad = {
     "road",
     /*mass*/ 1450, /*length*/ 4.40f, /*width*/ 1.80f, /*wheelbase*/ 2.48f, /*cg_to_front*/ 1.17f,
