@@ -42,7 +42,8 @@ void RacingDomain::check_config(const Config& c) {
           "action_delay_s must be in [0, " + std::to_string(kMaxControlDelay) + " control periods]");
   require(c.observation_delay_steps >= 0 && c.observation_delay_steps < kObservationRing * c.substeps(),
           "observation_delay_s must be under " + std::to_string(kObservationRing) + " control periods");
-  require(c.start_slot >= 0 && c.start_slot < c.cars_per_group, "start_slot must be in [0, cars in the field)");
+  require(c.start_slot >= -1 && c.start_slot < c.cars_per_group,
+          "start_slot must be in [0, cars in the field), or -1 for a random slot each reset");
   require(c.pixel_width >= 8 && c.pixel_width <= 1024 && c.pixel_height >= 8 && c.pixel_height <= 1024,
           "pixel size must be in [8, 1024]");
   for (int k = 0; k < kNumComponents; ++k)
@@ -152,7 +153,10 @@ void race_places(const RaceWorld& w, const RaceConfig& cfg, int* place) {
       bool j_first;
       if (w.finished[i] && w.finished[j]) j_first = w.finish_time[j] < w.finish_time[i] || (w.finish_time[j] == w.finish_time[i] && j < i);
       else if (w.finished[i] != w.finished[j]) j_first = w.finished[j];
-      else j_first = w.progress[j] > w.progress[i] || (w.progress[j] == w.progress[i] && j < i);
+      else {
+        float dj = w.start_offset[j] + w.progress[j], di = w.start_offset[i] + w.progress[i];
+        j_first = dj > di || (dj == di && j < i);
+      }
       ahead += j_first;
     }
     place[i] = ahead;
@@ -172,10 +176,10 @@ void RacingDomain::write_episode_stats(const World& w, const Config& cfg, double
     out[4 * A + a] = w.wall_time[i];
     out[5 * A + a] = w.contact_time[i];
     out[6 * A + a] = w.best_lap_s[i];
-    float leader = w.progress[i];
+    float mine = w.start_offset[i] + w.progress[i], leader = mine;
     int g0 = group_start(cfg, i);
-    for (int j = g0; j < g0 + cfg.cars_per_group; ++j) leader = std::max(leader, w.progress[j]);
-    out[7 * A + a] = leader - w.progress[i];
+    for (int j = g0; j < g0 + cfg.cars_per_group; ++j) leader = std::max(leader, w.start_offset[j] + w.progress[j]);
+    out[7 * A + a] = leader - mine;
   }
 }
 

@@ -58,7 +58,7 @@ struct RaceConfig {
   // Launch.
   StartKind start = StartKind::kRolling;
   float start_s_m = -1.0f;        // where the first agent starts along the centre line (< 0: uniform at random)
-  int start_slot = 0;             // grid slot of the first agent (grid starts)
+  int start_slot = 0;             // grid slot of the first agent (grid starts; -1: random each reset)
   float speed_min_kmh = 80.0f, speed_max_kmh = 200.0f;  // rolling launch speeds (fraction of line speed cap)
   float gap_min_m = 8.0f, gap_max_m = 40.0f;            // rolling: spacing between consecutive cars
   float grid_speed_kmh = 0.0f;    // grid: 0 = standing start

@@ -57,16 +57,16 @@ void launch_rolling(RaceWorld& w, const RaceConfig& cfg, int g0, float s0) {
   }
 }
 
-void launch_grid(RaceWorld& w, const RaceConfig& cfg, int g0) {
+void launch_grid(RaceWorld& w, const RaceConfig& cfg, int g0, int first_slot) {
   const Track& t = *cfg.track;
   const CarParams& p = car_params(cfg.car);
   const int n = cfg.cars_per_group;
-  // Slot of each car: the first agent at start_slot, the others fill the rest in order.
+  // Slot of each car: the first agent at first_slot, the others fill the rest in order.
   int slot_of[kMaxCars];
   int next = 0;
   for (int k = 0; k < n; ++k) {
     if (k == 0) {
-      slot_of[k] = std::min(cfg.start_slot, n - 1);
+      slot_of[k] = std::min(first_slot, n - 1);
       continue;
     }
     if (next == slot_of[0]) ++next;
@@ -114,7 +114,12 @@ void reset_world(RaceWorld& w, const RaceConfig& cfg, uint64_t seed) {
     int g0 = g * cfg.cars_per_group;
     float s0 = cfg.start_s_m >= 0.0f ? cfg.start_s_m : rng_uniform(w.rng) * t.length;
     switch (cfg.start) {
-      case StartKind::kGrid: launch_grid(w, cfg, g0); break;
+      case StartKind::kGrid: {
+        int slot = cfg.start_slot >= 0 ? cfg.start_slot
+                                       : static_cast<int>(rng_uniform(w.rng) * static_cast<float>(cfg.cars_per_group));
+        launch_grid(w, cfg, g0, std::min(slot, cfg.cars_per_group - 1));
+        break;
+      }
       case StartKind::kSlipstream: launch_slipstream(w, cfg, g0, s0); break;
       case StartKind::kRolling:
       case StartKind::kSection: launch_rolling(w, cfg, g0, s0); break;
@@ -122,6 +127,9 @@ void reset_world(RaceWorld& w, const RaceConfig& cfg, uint64_t seed) {
   }
   for (int i = 0; i < cfg.num_cars(); ++i) {
     w.prev_progress[i] = w.progress[i];
+    int g0 = group_start(cfg, i);
+    float reference = cfg.start == StartKind::kGrid ? 0.0f : w.car[g0].s;
+    w.start_offset[i] = wrap_ds(t, w.car[i].s, reference);
   }
   for (auto& row : w.seen)
     for (int i = 0; i < cfg.num_cars(); ++i) {

@@ -39,6 +39,8 @@ struct RaceWorld {
 
   // Race bookkeeping per car.
   float progress[kMaxCars];     // centre-line distance covered since the start, m
+  float start_offset[kMaxCars]; // where the car started relative to the race's reference point (the
+                                // start line on a grid, the first car otherwise), m: orders the field
   int lap[kMaxCars];            // start-line crossings since the start
   float lap_start_time[kMaxCars], last_lap_s[kMaxCars], best_lap_s[kMaxCars];
   float off_time[kMaxCars];     // cumulative off-course time under the rule, s

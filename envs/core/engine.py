@@ -109,6 +109,8 @@ class BatchEngine:
         self.layout = layout
         self.num_envs = n = num_envs
         self.num_agents = a = layout["num_agents"]
+        # Optional name of agent slot k in error messages (racing: the car, "car_3"); None: "agent k".
+        self.agent_name = None
         self.obs_shape = tuple(layout["obs_shape"])
         self.reward_component_names = tuple(layout["reward_components"])
         self.world_info_fields = InfoFields(layout["world_info"])
@@ -241,11 +243,12 @@ class BatchEngine:
         np.copyto(self.actions, flat.reshape(self.actions.shape), casting="unsafe")
 
     def _where(self, row: int, lead) -> str:
+        name = self.agent_name or (lambda k: f"agent {k}")
         if len(lead) == 2:
-            return f"world {row // lead[1]}, agent {row % lead[1]}"
+            return f"world {row // lead[1]}, {name(row % lead[1])}"
         if len(lead) == 1 and self.num_agents == 1:
-            return f"world {row}"
-        return f"agent {row}"
+            return f"world {row}" + (f", {name(0)}" if self.agent_name else "")
+        return name(row)
 
     # ------------------------------------------------------------------ views
 

@@ -77,7 +77,8 @@ class BatchEnv(gym.Env):
                 raise ValueError(f"action must be {self._action_kind()} in {eng.bounds_text()}, not a boolean: {action!r}")
             error = eng.action_error(action)
             if error:
-                raise ValueError(f"action {error} ({self._action_kind()} in {eng.bounds_text()})")
+                who = f" for {eng.agent_name(0)}" if eng.agent_name else ""
+                raise ValueError(f"action{who} {error} ({self._action_kind()} in {eng.bounds_text()})")
             eng.actions[0, 0] = np.asarray(action).reshape(-1)
             return
         eng.set_batch_actions(action, (eng.num_agents,))

@@ -147,4 +147,6 @@ def make_engine(scenario: RaceScenario, config: RacingConfig, num_envs: int = 1,
     engine = BatchEngine(_rc, cfg, num_envs=num_envs, num_threads=num_threads, autoreset=autoreset,
                          obs_fields=obs_fields)
     engine.track = track
+    per_group, cars = config.agents, scenario.cars
+    engine.agent_name = lambda k: f"car_{(k // per_group) * cars + k % per_group}"
     return engine

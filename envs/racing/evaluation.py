@@ -53,12 +53,12 @@ def evaluate_race(policy, track="technical", car="gt3", races: int = 100, laps: 
         for i in ended:
             if len(results) >= races:
                 break
-            ep = info["episode"]
-            place = int(ep["place"][i])
-            collision, course_out = float(ep["contact_s"][i]), float(ep["off_course_s"][i])
+            ep = {k: np.asarray(v[i]).reshape(-1) for k, v in info["episode"].items()}  # the learner's car
+            place = int(ep["place"][0])
+            collision, course_out = float(ep["contact_s"][0]), float(ep["off_course_s"][0])
             over = collision > thresholds.get("collision_s", np.inf) or course_out > thresholds.get("course_out_s", np.inf)
             results.append(RaceResult(19 if over else place, place, collision, course_out,
-                                      float(ep["gap_to_leader_m"][i])))
+                                      float(ep["gap_to_leader_m"][0])))
     envs.close()
     return results
 
