@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "racing/batch.h"
+#include "racing/contact.h"
 #include "racing/step.h"
 #include "tests/check.h"
 
@@ -111,4 +112,41 @@ TEST(groups_overlap_without_touching) {
   float actions[4] = {1, 0, 1, 0};
   for (int t = 0; t < 30; ++t) step_world(*w, cfg, actions);
   for (int i = 0; i < 4; ++i) CHECK(w->contact_time[i] == 0.0f);
+}
+
+TEST(off_course_rules_count_tyres_out) {
+  for (int rule = 0; rule < 2; ++rule) {
+    RaceConfig cfg = stadium_config(1);
+    cfg.off_course_rule = static_cast<OffCourseRule>(rule);
+    cfg.start_s_m = 10.0f;
+    auto w = std::make_unique<RaceWorld>();
+    for (int out = 0; out <= 4; ++out) {
+      reset_world(*w, cfg, 1);
+      for (int t = 0; t < 4; ++t) w->car[0].tyre_out[t] = t < out;
+      float old_s[kMaxCars] = {w->car[0].s};
+      update_race(*w, cfg, old_s);
+      bool expected = rule == static_cast<int>(OffCourseRule::kAnyTyre) ? out >= 1 : out >= 3;
+      CHECK(w->off_course[0] == expected);
+      for (int t = 0; t < 4; ++t) CHECK((w->tyre_off_time[0][t] > 0.0f) == (t < out));  // per-tyre times always kept
+    }
+  }
+}
+
+TEST(rear_end_contact_is_classed_from_each_side) {
+  RaceConfig cfg = stadium_config(2);
+  const CarParams& p = car_params(cfg.car);
+  CarState a, b;
+  place_car(a, p, *cfg.track, 50.0f, 0.0f, 40.0f, 0.0f);
+  place_car(b, p, *cfg.track, 54.0f, 0.3f, 30.0f, 0.0f);  // 4 m ahead: the boxes overlap
+  CHECK(collide_cars(a, p, b, p));
+  CHECK(classify_contact(a, b, p, p) == ContactClass::kRearEnd);
+  CHECK(classify_contact(b, a, p, p) == ContactClass::kRearEnded);
+  CHECK(a.vx < 40.0f && b.vx > 30.0f);  // the impulse slowed the one behind, pushed the one ahead
+  CarState c, e;
+  place_car(c, p, *cfg.track, 80.0f, 1.0f, 30.0f, 0.0f);
+  place_car(e, p, *cfg.track, 81.0f, -0.8f, 30.0f, 0.0f);  // alongside, overlapping
+  CHECK(collide_cars(c, p, e, p));
+  CHECK(classify_contact(c, e, p, p) == ContactClass::kSide);
+  CHECK(classify_contact(e, c, p, p) == ContactClass::kSide);
+  CHECK(c.y - e.y > p.width - 1e-3f);  // pushed apart sideways (the straight runs along +x)
 }
