@@ -138,6 +138,23 @@ void bind_racing_batch(py::module_& m) {
         rc::draw_chase_view(pb.batch->world(i), cfg, car, img.mutable_data(), width, height, 3, 160.0f);
         return img;
       }, py::arg("index") = 0, py::arg("width") = 480, "An RGB chase view of world `index`'s first agent.")
+      .def("cars", [](PyRacingBatch& pb, int i) {
+        if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
+        const rc::RaceConfig& cfg = pb.batch->config();
+        const rc::RaceWorld& w = pb.batch->world(i);
+        const int n = cfg.num_cars();
+        py::array_t<float> out({n, 9});
+        int place[rc::kMaxCars];
+        rc::race_places(w, cfg, place);
+        for (int k = 0; k < n; ++k) {
+          const rc::CarState& c = w.car[k];
+          float row[9] = {c.x, c.y, c.yaw, rc::car_speed(c), c.s, c.d, static_cast<float>(w.lap[k]), w.progress[k],
+                          static_cast<float>(place[k])};
+          for (int j = 0; j < 9; ++j) out.mutable_at(k, j) = row[j];
+        }
+        return out;
+      }, py::arg("index") = 0,
+         "Every car of world `index` now, (cars, 9): x, y, yaw, speed (m/s), s, d (m), lap, progress (m), place.")
       .def("ai_actions", [](PyRacingBatch& pb, int i) {
         if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
         const rc::RaceConfig& cfg = pb.batch->config();
