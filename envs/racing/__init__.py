@@ -6,6 +6,7 @@ later, cars, observations, rewards and scenarios.
 >>> round(track.length / 1000, 1) > 2.5
 True
 """
+from trackfield.racing.raceline import minimum_curvature_line
 from trackfield.racing.track import Section, Track, build_track
 from trackfield.racing.track_files import (
     TrackFileError,
@@ -18,5 +19,5 @@ from trackfield.racing.track_generator import generate_track
 
 __all__ = [
     "Section", "Track", "TrackFileError", "build_track", "generate_track", "list_tracks",
-    "load_raceline", "load_track", "save_track_json",
+    "load_raceline", "load_track", "minimum_curvature_line", "save_track_json",
 ]
