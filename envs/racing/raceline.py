@@ -38,9 +38,16 @@ def minimum_curvature_line(track, margin_m: float = 1.0, iterations: int = 3) ->
     """
     centre, normal, lower, upper = _check_inputs(track, margin_m, iterations)
     alpha = np.zeros(len(centre))
+    cost = lambda a: float(np.sum(_curvature(centre + a[:, None] * normal)[0] ** 2))
     for _ in range(int(iterations)):
-        bands, gradient = _curvature_quadratic(centre + alpha[:, None] * normal, centre, normal)
-        alpha = _box_qp(bands, gradient, lower, upper, alpha)
+        bands, gradient = _curvature_quadratic(alpha, centre, normal)
+        target = _box_qp(bands, gradient, lower, upper, alpha)
+        # The linearisation can overshoot where the line moves far: step only as far
+        # as the true summed curvature keeps falling (both ends are inside the bounds).
+        step, before = 1.0, cost(alpha)
+        while cost(alpha + step * (target - alpha)) > before and step > 1e-3:
+            step *= 0.5
+        alpha = alpha + step * (target - alpha)
     return centre + alpha[:, None] * normal
 
 
@@ -75,20 +82,35 @@ def _check_inputs(track, margin_m, iterations):
     return centre, normal, lower, upper
 
 
-def _curvature_quadratic(path, centre, normal):
+def _curvature(path):
+    """Signed curvature at each point of a closed (n, 2) path, with its first and second
+    differences per point index (curvature does not depend on the parameter's speed,
+    so uneven spacing along a cut line is no error)."""
+    d1 = 0.5 * (np.roll(path, -1, axis=0) - np.roll(path, 1, axis=0))
+    d2 = np.roll(path, -1, axis=0) - 2 * path + np.roll(path, 1, axis=0)
+    speed = np.hypot(d1[:, 0], d1[:, 1])
+    return (d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]) / speed ** 3, d1, d2, speed
+
+
+def _curvature_quadratic(alpha, centre, normal):
     """Bands (diagonal, first, second off-diagonal; entry ``i`` couples point ``i`` with
     ``i + 1`` / ``i + 2`` cyclically) of the Hessian ``H`` and the gradient ``g`` with
-    ``sum(kappa**2) = alpha' H alpha + 2 g' alpha + const``, the curvature linearised
-    about ``path`` (whose derivatives are frozen)."""
-    # Central differences per point index: curvature is invariant to the parameter's
-    # speed, so no spacing enters, and uneven spacing on the cut line is handled.
-    d1 = 0.5 * (np.roll(path, -1, axis=0) - np.roll(path, 1, axis=0))
-    speed2 = np.einsum("ij,ij->i", d1, d1)
-    # kappa_i = (left normal of p'_i) . p''_i / |p'_i|^3, and p''_i is linear in alpha.
-    m = np.stack([-d1[:, 1], d1[:, 0]], axis=1) / (speed2 ** 1.5)[:, None]
-    dot = lambda shift: np.einsum("ij,ij->i", m, np.roll(normal, -shift, axis=0))
-    a_prev, a_mid, a_next = dot(-1), -2.0 * dot(0), dot(1)  # row i of A: alpha_{i-1}, alpha_i, alpha_{i+1}
-    b = np.einsum("ij,ij->i", m, np.roll(centre, -1, axis=0) - 2 * centre + np.roll(centre, 1, axis=0))
+    ``sum(kappa**2) ~ alpha' H alpha + 2 g' alpha + const``, curvature linearised about
+    the path at ``alpha``."""
+    kappa, d1, d2, speed = _curvature(centre + alpha[:, None] * normal)
+    cross = lambda u, v: u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]
+    # Heilmeier et al. freeze the first derivatives; we keep their change too (full
+    # Gauss-Newton). Frozen, an offset towards the inside of a bend seems to lower the
+    # curvature, as the shorter inner arc is ignored, and at wide hairpins the lines
+    # then collapse onto the inner edge and oscillate from one linearisation to the next.
+    columns = []
+    for shift, dd1, dd2 in ((1, -0.5, 1.0), (0, 0.0, -2.0), (-1, 0.5, 1.0)):  # alpha_{i-1}, _i, _{i+1}
+        n = np.roll(normal, shift, axis=0)
+        grad_d1, grad_d2 = dd1 * n, dd2 * n
+        columns.append((cross(grad_d1, d2) + cross(d1, grad_d2)) / speed ** 3
+                       - 3 * kappa * np.einsum("ij,ij->i", d1, grad_d1) / speed ** 2)
+    a_prev, a_mid, a_next = columns
+    b = kappa - a_prev * np.roll(alpha, 1) - a_mid * alpha - a_next * np.roll(alpha, -1)
     nxt = lambda v: np.roll(v, -1)  # value of row i + 1
     diag = nxt(a_prev) ** 2 + a_mid ** 2 + np.roll(a_next, 1) ** 2
     off1 = a_mid * a_next + nxt(a_prev) * nxt(a_mid)
@@ -152,7 +174,8 @@ def _max_step(s, t, z_lo, z_hi, dx, dz_lo, dz_hi, fraction):
     for value, change in ((s, dx), (t, -dx), (z_lo, dz_lo), (z_hi, dz_hi)):
         shrinking = change < 0
         if shrinking.any():
-            step = min(step, float(np.min(-value[shrinking] / change[shrinking])) * fraction)
+            with np.errstate(over="ignore"):  # a tiny change means no limit
+                step = min(step, float(np.min(-value[shrinking] / change[shrinking])) * fraction)
     return step
 
 
