@@ -1,15 +1,11 @@
 """The minimum-curvature racing line of a closed track, in numpy only.
 
-The line is the centre line moved sideways by ``alpha_i`` along each point's left
-normal, with ``alpha`` kept ``margin_m`` inside the painted edges, chosen to minimise
-the summed squared curvature. Following Heilmeier et al. (2019), "Minimum curvature
-trajectory planning and control for an autonomous race car", the curvature
-``(x'y'' - y'x'') / (x'^2 + y'^2)^1.5`` is linearised by freezing the first derivatives
-at the current line: the second derivatives are linear in ``alpha``, so the objective is
-a quadratic in ``alpha`` with box bounds. We re-linearise about each solution.
-
-The quadratic's Hessian is a cyclic five-band matrix, and each box-constrained
-problem is solved by an interior-point method, each step one banded solve.
+The line is the centre line moved by ``alpha_i`` along each point's left normal, kept
+``margin_m`` inside the painted edges, minimising the summed squared curvature. As in
+Heilmeier et al. (2019), "Minimum curvature trajectory planning and control for an
+autonomous race car", the curvature is linearised about the current line, making a
+quadratic program in ``alpha`` with box bounds (its Hessian a cyclic five-band
+matrix, solved by an interior-point method), and re-linearised about each solution.
 """
 from __future__ import annotations
 
@@ -136,17 +132,16 @@ def _box_qp(bands, gradient, lower, upper, x):
     out = np.where(fixed, 0.5 * (lower + upper), 0.0)
     if len(free) == 0:
         return out
-    grad0 = (_band_matvec(bands, out) + gradient)[free]
     lo, hi, width = lower[free], upper[free], (upper - lower)[free]
     order, e0, e1, e2 = _reduced_bands(bands, free)
-    hess = lambda v: _band_matvec(bands, _scatter(free, v, len(out)))[free]
     # Start between the previous solution and the middle: strictly inside, nearby.
     x = lo + np.clip((x[free] - lo) / width, 0.0, 1.0) * 0.5 * width + 0.25 * width
     mu0 = bands[0].mean() * float(np.mean(width)) ** 2
     z_lo, z_hi = mu0 / (x - lo), mu0 / (hi - x)
     for _ in range(MAX_IPM_STEPS):
         s, t = x - lo, hi - x
-        residual = hess(x) + grad0 - z_lo + z_hi
+        out[free] = x
+        residual = (_band_matvec(bands, out) + gradient)[free] - z_lo + z_hi
         mu = (s @ z_lo + t @ z_hi) / (2 * len(x))
         if mu < IPM_GAP * mu0 and np.abs(residual).max() < IPM_GAP * mu0 / float(np.mean(width)):
             break
@@ -159,8 +154,8 @@ def _box_qp(bands, gradient, lower, upper, x):
 
         dx, dz_lo, dz_hi = direction(-s * z_lo, -t * z_hi)  # affine (predictor) step
         step = _max_step(s, t, z_lo, z_hi, dx, dz_lo, dz_hi, 1.0)
-        mu_aff = ((s + step * dx) @ (z_lo + step * dz_lo) + (t - step * dx) @ (z_hi + step * dz_hi)) / (2 * len(x))
-        sigma_mu = (mu_aff / mu) ** 3 * mu
+        gap = (s + step * dx) @ (z_lo + step * dz_lo) + (t - step * dx) @ (z_hi + step * dz_hi)
+        sigma_mu = (gap / (2 * len(x)) / mu) ** 3 * mu  # Mehrotra's centring
         dx, dz_lo, dz_hi = direction(sigma_mu - s * z_lo - dx * dz_lo, sigma_mu - t * z_hi + dx * dz_hi)
         step = _max_step(s, t, z_lo, z_hi, dx, dz_lo, dz_hi, 0.99)
         x, z_lo, z_hi = x + step * dx, z_lo + step * dz_lo, z_hi + step * dz_hi
@@ -177,12 +172,6 @@ def _max_step(s, t, z_lo, z_hi, dx, dz_lo, dz_hi, fraction):
             with np.errstate(over="ignore"):  # a tiny change means no limit
                 step = min(step, float(np.min(-value[shrinking] / change[shrinking])) * fraction)
     return step
-
-
-def _scatter(free, values, n):
-    out = np.zeros(n)
-    out[free] = values
-    return out
 
 
 def _reduced_bands(bands, free):
