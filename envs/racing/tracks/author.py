@@ -19,13 +19,13 @@ DESIGNS = {
     "technical": dict(
         description="Technical club circuit, anticlockwise: two 15-18 m hairpins on a switchback, "
                     "an S-bend and short straights; 20 m of climb. About 3 km.",
-        width=11.0, climb=20.0, bank_deg=0.0, kerb=1.0, wall=6.0,
+        width=11.0, climb=20.0, bank_deg=3.0, kerb=1.0, wall=6.0,
         pieces=[(S, 640), (A, 40, 90), (S, 300), (A, 60, 45), (S, 160), (A, 45, 45), (S, 480),
                 (A, 15, 180), (S, 240), (A, 18, -180), (S, 420), (A, 35, 90), (S, 220), (A, 25, -60),
                 (A, 25, 60), (S, 200), (A, 30, 90)],
         closing=(0, 2), sections=[]),
     "gt": dict(
-        description="Flowing GT circuit, clockwise: fast sweepers of 120-400 m radius, a banked "
+        description="Flowing GT circuit, clockwise: fast sweepers of 90-400 m radius, a banked "
                     "carousel and 45 m of elevation change. About 4.5 km.",
         width=13.0, climb=45.0, bank_deg=6.0, kerb=1.5, wall=10.0,
         pieces=[(S, 700), (A, 250, -60), (S, 200), (A, 140, -75), (A, 400, 30), (S, 300),
