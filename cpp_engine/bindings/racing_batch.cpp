@@ -158,20 +158,24 @@ void bind_racing_batch(py::module_& m) {
       .def("ai_actions", [](PyRacingBatch& pb, int i) {
         if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
         const rc::RaceConfig& cfg = pb.batch->config();
-        const rc::RaceWorld& w = pb.batch->world(i);
+        rc::RaceWorld& w = pb.batch->mutable_world(i);
         py::array_t<float> out({cfg.num_agents(), 2});
-        rc::AiDriver full{};
-        full.skill = 1.0f;
-        Rng rng = w.rng;  // a copy: asking does not change the world
+        Rng rng = w.rng;  // a copy: asking draws nothing from the world's stream
         for (int a = 0; a < cfg.num_agents(); ++a) {
           int car = cfg.agent_car(a), g0 = rc::group_start(cfg, car);
-          rc::CarControl c = rc::ai_control(w.car[car], rc::car_params(cfg.car), *cfg.track, *cfg.line, full,
+          // The agent's own driver slot (the step never uses it) keeps its recovery state.
+          rc::AiDriver& driver = w.driver[car];
+          driver.skill = 1.0f;
+          driver.braking_noise = 0.0f;
+          rc::CarControl c = rc::ai_control(w.car[car], rc::car_params(cfg.car), *cfg.track, *cfg.line, driver,
                                             w.car + g0, cfg.cars_per_group, car - g0, rng);
           out.mutable_at(a, 0) = c.throttle_brake;
           out.mutable_at(a, 1) = c.steer;
         }
         return out;
-      }, py::arg("index") = 0, "What the built-in AI at full skill would do for each agent's car now, (agents, 2).");
+      }, py::arg("index") = 0,
+         "What the built-in AI at full skill would do for each agent's car now, (agents, 2). Stuck, it "
+         "asks for reverse (the env needs allow_reverse=True to back out).");
 }
 
 }  // namespace trackfield::bindings

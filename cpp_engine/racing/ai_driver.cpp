@@ -35,35 +35,42 @@ struct Traffic {
   float speed_cap = 1e9f;   // m/s
 };
 
-// How the cars around change this car's plan: follow, overtake, give room, defend.
+// How the cars around change this car's plan: give a car alongside half a lane each,
+// pass a slower car ahead on the side with more room (always past a stopped one), follow
+// it at a safe gap when there is no room, cover the inside when a faster car closes.
 Traffic read_traffic(const CarState& self, const CarParams& p, const Track& track, const RacingLine& line, int k,
-                     const CarState* cars, int n, int self_index) {
+                     float want_speed, const CarState* cars, int n, int self_index) {
   Traffic t;
   float v = car_speed(self);
-  float lane = p.width + 0.8f;
+  float lane = p.width + 1.2f;
   float line_d = line.offset[k];
   TrackPos here = project(track, {self.x, self.y}, self.track_segment);
+  float nearest_ahead = 1e9f;
   for (int j = 0; j < n; ++j) {
     if (j == self_index) continue;
     const CarState& o = cars[j];
     float ds = wrap_ds(track, o.s, self.s);  // + ahead
-    float vo = car_speed(o);
     float dd = o.d - self.d;
-    if (std::abs(ds) < p.length + 1.0f) {  // alongside: keep a lane apart
-      if (std::abs(dd) < lane) t.offset += (dd > 0 ? -1.0f : 1.0f) * (lane - std::abs(dd));
+    if (std::abs(ds) < p.length + 0.5f) {  // alongside: each takes half the missing room
+      if (std::abs(dd) < lane) t.offset += (dd > 0 ? -0.5f : 0.5f) * (lane - std::abs(dd));
       continue;
     }
-    if (ds > 0.0f && ds < 50.0f) {
-      float closing = v - vo;
-      bool in_our_path = std::abs(o.d - (line_d + t.offset)) < lane;
-      if (!in_our_path || ds > 8.0f + 2.0f * std::max(closing, 0.0f)) continue;
+    float vo = car_speed(o);
+    if (ds > 0.0f && ds < 60.0f) {
+      bool in_path = std::abs(o.d - (line_d + t.offset)) < lane;
+      float closing = std::max(v - vo, 0.0f);
+      bool near = ds < p.length + 10.0f || (ds - p.length) < 2.0f * closing;
+      if (!in_path || !near || ds > nearest_ahead) continue;
+      nearest_ahead = ds;
       float room_left = here.width_left - kEdgeMargin - (o.d + lane);
       float room_right = (o.d - lane) + here.width_right - kEdgeMargin;
-      if (std::max(room_left, room_right) > 0.0f && closing > 0.5f) {  // pull out on the side with more room
-        float target = room_left > room_right ? o.d + lane : o.d - lane;
-        t.offset = target - line_d;
-      } else {  // no way by: sit behind it
-        t.speed_cap = std::min(t.speed_cap, vo + 0.4f * (ds - 2.0f * p.length));
+      bool stopped = vo < 3.0f;
+      bool passing = (std::max(room_left, room_right) > 0.0f && want_speed > vo + 1.0f) || stopped;
+      if (passing) t.offset = (room_left > room_right ? o.d + lane : o.d - lane) - line_d;
+      // Following, or still behind it while pulling out: keep a gap that grows with speed.
+      if (!passing || std::abs(dd) < p.width + 0.4f) {
+        float gap = p.length + (passing ? 1.5f + 0.1f * v : 2.0f + 0.3f * v);
+        t.speed_cap = std::min(t.speed_cap, std::max(vo + 0.5f * (ds - gap), 0.5f * vo));
       }
     } else if (ds < 0.0f && ds > -15.0f && vo > v + 1.0f) {  // attacked: cover the inside a little
       float inside = line.curvature[k] >= 0.0f ? 1.0f : -1.0f;
@@ -103,7 +110,7 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
 
   float offset = driver.lateral_preference;
   if (!driver.hold_line) {
-    Traffic t = read_traffic(self, p, track, line, k, cars, n, self_index);
+    Traffic t = read_traffic(self, p, track, line, k, target, cars, n, self_index);
     offset += t.offset;
     target = std::min(target, std::max(t.speed_cap, 0.0f));
   }
