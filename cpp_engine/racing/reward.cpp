@@ -33,6 +33,9 @@ bool unsporting_contact(uint8_t cls, SectionKind kind) {
   return c != ContactClass::kRearEnded;
 }
 
+// The car's segment; a car never stepped nor placed (segment -1) counts as on segment 0.
+int segment_of(const Track& track, const CarState& c) { return std::clamp(c.track_segment, 0, track.n - 1); }
+
 }  // namespace
 
 void car_components(const RaceWorld& w, const RaceConfig& cfg, int i, float* out) {
@@ -51,7 +54,7 @@ void car_components(const RaceWorld& w, const RaceConfig& cfg, int i, float* out
   float passing = 0.0f, any = 0.0f, rear_end = 0.0f, unsporting = 0.0f;
   float vx, vy;
   velocity_kmh(c, &vx, &vy);
-  SectionKind kind = static_cast<SectionKind>(track.section_kind[c.track_segment]);
+  SectionKind kind = static_cast<SectionKind>(track.section_kind[segment_of(track, c)]);
   int g0 = group_start(cfg, i);
   for (int j = g0; j < g0 + cfg.cars_per_group; ++j) {
     if (j == i) continue;
@@ -80,7 +83,7 @@ void compute_rewards(RaceWorld& w, const RaceConfig& cfg) {
     int i = cfg.agent_car(a);
     float* comp = w.components[i];
     car_components(w, cfg, i, comp);
-    int section = track.section[w.car[i].track_segment];
+    int section = track.section[segment_of(track, w.car[i])];
     const float* scale = section >= 0 && section < kMaxSections ? cfg.section_scale[section] : nullptr;
     float total = 0.0f;
     for (int k = 0; k < kNumComponents; ++k) total += cfg.weight[k] * (scale ? scale[k] : 1.0f) * comp[k];
