@@ -69,7 +69,8 @@ def play(scenario: str, policy: str, episodes: int, seed: int) -> None:
 
 def race(scenario: str, policy: str, episodes: int, seed: int, max_time_s: float) -> None:
     """Races with the agent's car driven at random or by the built-in AI at full skill."""
-    env = trackfield.make(scenario, max_time_s=max_time_s)
+    # The built-in driver backs out of a wall in reverse when stuck; a random policy may not.
+    env = trackfield.make(scenario, max_time_s=max_time_s, allow_reverse=policy == "built-in")
     rng = np.random.default_rng(seed)
     steps, lines = 0, []
     start = time.perf_counter()
