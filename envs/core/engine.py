@@ -111,6 +111,7 @@ class BatchEngine:
         self.num_agents = a = layout["num_agents"]
         # Optional name of agent slot k in error messages (racing: the car, "car_3"); None: "agent k".
         self.agent_name = None
+        self._bound_pairs = None  # (low, high) per action element, built on first use
         self.obs_shape = tuple(layout["obs_shape"])
         self.reward_component_names = tuple(layout["reward_components"])
         self.world_info_fields = InfoFields(layout["world_info"])
@@ -187,6 +188,15 @@ class BatchEngine:
 
     def action_error(self, value) -> str:
         """Why ``value`` (one agent's action) is not valid, or '' if it is."""
+        if not self.discrete and type(value) is np.ndarray and value.dtype.kind == "f" \
+                and value.size == self.action_size:
+            # The common case, kept cheap: a float array inside the box (NaN fails the
+            # comparisons and takes the full check below, which names the problem).
+            bounds = self._bound_pairs
+            if bounds is None:
+                bounds = self._bound_pairs = list(zip(self.action_low.tolist(), self.action_high.tolist()))
+            if all(lo <= v <= hi for v, (lo, hi) in zip(value.ravel().tolist(), bounds)):
+                return ""
         arr = _as_array(value)
         if arr is None:
             return f"cannot be read as numbers: {value!r}"
