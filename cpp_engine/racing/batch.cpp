@@ -92,6 +92,9 @@ BatchLayout RacingDomain::layout(const Config& cfg) {
       {"finished", {}, "bool", 0, 1, "completed the race distance"},
       {"gear", {}, "int32", -1, 10, "-1 reverse, 0 neutral"},
       {"slipstream", {}, "float32", 0, 1, "slipstream strength"},
+      {"heading_error", {}, "float32", -4, 4, "car heading minus the centre line's, rad (|x| > 1.2: spun)"},
+      {"tyres_out", {4}, "bool", 0, 1, "each tyre (FL, FR, RL, RR) beyond the edge plus kerb now"},
+      {"tyre_off_s", {4}, "float32", 0, big, "each tyre's cumulative time out"},
   };
   return l;
 }
@@ -183,6 +186,8 @@ void RacingDomain::write_episode_stats(const World& w, const Config& cfg, double
   }
 }
 
+constexpr int kAgentInfoSize = 23;  // the agent_info entries above, flattened
+
 void RacingDomain::write_info(const World& w, const Config& cfg, double* world_info, double* agent_info) {
   world_info[0] = w.time_s;
   int place[kMaxCars];
@@ -190,7 +195,7 @@ void RacingDomain::write_info(const World& w, const Config& cfg, double* world_i
   for (int a = 0; a < cfg.num_agents(); ++a) {
     int i = cfg.agent_car(a);
     const CarState& c = w.car[i];
-    double* o = agent_info + a * 14;
+    double* o = agent_info + a * kAgentInfoSize;
     o[0] = w.lap[i];
     o[1] = w.progress[i];
     o[2] = c.s;
@@ -203,8 +208,13 @@ void RacingDomain::write_info(const World& w, const Config& cfg, double* world_i
     o[9] = w.last_lap_s[i];
     o[10] = w.best_lap_s[i];
     o[11] = w.finished[i];
-    o[12] = c.gear;
+    o[12] = c.in_reverse ? -1 : c.gear;
     o[13] = w.slipstream[i];
+    o[14] = c.heading_error;
+    for (int t = 0; t < 4; ++t) {
+      o[15 + t] = c.tyre_out[t];
+      o[19 + t] = w.tyre_off_time[i][t];
+    }
   }
 }
 

@@ -67,7 +67,7 @@ bool collide_cars(CarState& a, const CarParams& pa, CarState& b, const CarParams
       ny = axis[1] * sign;
     }
   }
-  float ax_, ay_, bx_, by_;
+  float ax_ = A.cx, ay_ = A.cy, bx_ = B.cx, by_ = B.cy;
   extreme_corner(A, nx, ny, 1.0f, &ax_, &ay_);
   extreme_corner(B, nx, ny, -1.0f, &bx_, &by_);
   float px = 0.5f * (ax_ + bx_), py = 0.5f * (ay_ + by_);

@@ -17,6 +17,7 @@ True
 from trackfield.racing.config import RacingConfig
 from trackfield.racing.env import RacingEnv
 from trackfield.racing.evaluation import RaceResult, evaluate_race, summarize, thresholds_from
+from trackfield.racing.launches import RecordedLaunches
 from trackfield.racing.raceline import minimum_curvature_line
 from trackfield.racing.reference import car_names, car_params, racing_line, reference_lap, reference_lap_details
 from trackfield.racing.scenarios import list_racing_scenarios, load_racing_scenario
@@ -31,7 +32,7 @@ from trackfield.racing.track_files import (
 from trackfield.racing.track_generator import generate_track
 
 __all__ = [
-    "RaceResult", "RacingConfig", "RacingEnv", "Section", "Track", "TrackFileError", "build_track",
+    "RaceResult", "RacingConfig", "RacingEnv", "RecordedLaunches", "Section", "Track", "TrackFileError", "build_track",
     "car_names", "car_params", "evaluate_race", "generate_track", "list_racing_scenarios", "list_tracks",
     "load_raceline", "load_racing_scenario", "load_track", "minimum_curvature_line", "racing_line",
     "reference_lap", "reference_lap_details", "save_track_json", "summarize", "thresholds_from",

@@ -200,3 +200,32 @@ def test_pixels_observation():
     assert obs.shape == (96, 96, 3) and obs.dtype == np.uint8
     # The agent's car is drawn yellow a quarter of the way up from the bottom, centred.
     assert (obs[68:76, 44:52] == [255, 220, 0]).all(axis=-1).any()
+
+
+def test_recorded_launches_restart_before_trouble_and_restore_bitwise():
+    from trackfield.racing import RecordedLaunches
+
+    env = RecordedLaunches(trackfield.make("race_time_trial"), share=1.0, every_steps=2, lookback_steps=6)
+    obs, info = env.reset(seed=3)
+    assert info["launch"] == "scenario"  # nothing recorded yet
+    for _ in range(300):  # full throttle, steering hard left: off the track and into the wall
+        obs, r, term, trunc, info = env.step(np.array([1.0, 1.0], np.float32))
+        if env.launches or term or trunc:
+            break
+    assert len(env.launches) == 1
+    recorded = env.launches[0]
+    obs, info = env.reset()
+    assert info["launch"] == "recorded"
+    assert env.unwrapped.get_state() == recorded  # bitwise
+    assert not info["off_course"] and abs(info["heading_error"]) < 1.2  # from before the trouble
+    with pytest.raises(ValueError, match="share"):
+        RecordedLaunches(trackfield.make("race_time_trial"), share=1.5)
+
+
+def test_info_reports_each_tyre():
+    env = trackfield.make("race_time_trial")
+    obs, info = env.reset(seed=0)
+    assert info["tyres_out"].shape == (4,) and info["tyre_off_s"].shape == (4,)
+    for _ in range(100):
+        obs, r, term, trunc, info = env.step(np.array([1.0, 1.0], np.float32))
+    assert info["tyre_off_s"].max() > 0 and info["tyre_off_s"].max() >= info["off_course_s"]
