@@ -98,6 +98,20 @@ class RacingEnv(BatchEnv):
     set so that one step of clean driving at about 200 km/h earns about +0.55. A dict
     `{component: weight}` sets any weights.
 
+    ## Info
+    | key | meaning |
+    |-----|---------|
+    | time_s | race time |
+    | lap, progress_m, s_m | start-line crossings, centre-line distance covered, position along the centre line |
+    | speed_kmh, gear | signed speed (negative in reverse), gear (-1 reverse) |
+    | place | place in the car's group now, 0 = leading |
+    | off_course, off_course_s | off course under `off_course_rule` now, cumulative time |
+    | tyres_out, tyre_off_s | each tyre (FL, FR, RL, RR) out now, and its cumulative time out |
+    | wall_s, contact_s | cumulative wall and car-contact time |
+    | last_lap_s, best_lap_s, finished | lap times (0 if none), race distance covered |
+    | slipstream, heading_error | wake strength 0..1, heading minus the centre line's (rad) |
+    | reward_components | the unweighted components above |
+
     ## Starting State
     The scenario's launch: `rolling` (a column of cars at random spacing and speeds
     around a random point of the lap), `grid` (two-wide, 8 m rows behind the start
