@@ -112,6 +112,8 @@ class BatchEngine:
         # Optional name of agent slot k in error messages (racing: the car, "car_3"); None: "agent k".
         self.agent_name = None
         self._bound_pairs = None  # (low, high) per action element, built on first use
+        # Entries every info carries unchanged (racing: {"scenario": name}).
+        self.constant_info = {}
         self.obs_shape = tuple(layout["obs_shape"])
         self.reward_component_names = tuple(layout["reward_components"])
         self.world_info_fields = InfoFields(layout["world_info"])
@@ -298,6 +300,8 @@ class BatchEngine:
         else:
             info.update(self.agent_info_fields.many(agent[i]))
             info["reward_components"] = {name: comps[:, k].copy() for k, name in enumerate(self.reward_component_names)}
+        if self.constant_info:
+            info.update(self.constant_info)
         return info
 
     def agent_info_of(self, i: int, a: int) -> dict:
@@ -306,6 +310,7 @@ class BatchEngine:
                                       for k, name in enumerate(self.reward_component_names)}}
         info.update(self.world_info_fields.one(self.world_info[i]))
         info.update(self.agent_info_fields.one(self.agent_info[i, a]))
+        info.update(self.constant_info)
         return info
 
     def batch_info(self) -> dict:
@@ -315,6 +320,8 @@ class BatchEngine:
         info.update(self.world_info_fields.many(self.world_info))
         agents = self.agent_info[:, 0] if self.num_agents == 1 else self.agent_info
         info.update(self.agent_info_fields.many(agents))
+        for key, value in self.constant_info.items():
+            info[key] = np.full(self.num_envs, value, dtype=object)
         return info
 
     def final_batch_info(self, done: np.ndarray) -> dict:

@@ -149,4 +149,5 @@ def make_engine(scenario: RaceScenario, config: RacingConfig, num_envs: int = 1,
     engine.track = track
     per_group, cars = config.agents, scenario.cars
     engine.agent_name = lambda k: f"car_{(k // per_group) * cars + k % per_group}"
+    engine.constant_info = {"scenario": scenario.name}
     return engine

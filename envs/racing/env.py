@@ -111,6 +111,7 @@ class RacingEnv(BatchEnv):
     | last_lap_s, best_lap_s, finished | lap times (0 if none), race distance covered |
     | slipstream, heading_error | wake strength 0..1, heading minus the centre line's (rad) |
     | reward_components | the unweighted components above |
+    | scenario | the scenario's name (in a vector env with `scenarios=`, each world's) |
 
     ## Starting State
     The scenario's launch: `rolling` (a column of cars at random spacing and speeds

@@ -229,3 +229,29 @@ def test_info_reports_each_tyre():
     for _ in range(100):
         obs, r, term, trunc, info = env.step(np.array([1.0, 1.0], np.float32))
     assert info["tyre_off_s"].max() > 0 and info["tyre_off_s"].max() >= info["off_course_s"]
+
+
+def test_scenario_mix_keeps_fixed_shares_and_names_each_world():
+    envs = trackfield.vector.make(scenarios={"race_1v1": 0.3, "race_time_trial": 0.7}, num_envs=10, num_threads=1)
+    obs, info = envs.reset(seed=0)
+    assert obs.shape == (10, 655)
+    assert list(info["scenario"]) == ["race_1v1"] * 3 + ["race_time_trial"] * 7
+    assert envs.counts == {"race_1v1": 3, "race_time_trial": 7}
+    for _ in range(20):
+        obs, rewards, term, trunc, info = envs.step(np.tile(np.array([1.0, 0.3], np.float32), (10, 1)))
+        assert rewards.shape == (10,) and info["place"].shape == (10,)
+    assert list(info["scenario"]) == ["race_1v1"] * 3 + ["race_time_trial"] * 7  # shares stay fixed
+    assert info["place"][3:].max() == 0  # time-trial worlds have one car
+    with pytest.raises(ValueError, match="positive share"):
+        trackfield.vector.make(scenarios={"race_1v1": 0.0}, num_envs=4)
+    with pytest.raises(ValueError, match="racing scenarios only"):
+        trackfield.vector.make(scenarios={"academy_corner": 1.0}, num_envs=4)
+
+
+def test_info_names_the_scenario_everywhere():
+    assert trackfield.make("race_1v1").reset(seed=0)[1]["scenario"] == "race_1v1"
+    envs = trackfield.vector.make("race_1v3", num_envs=2, num_threads=1)
+    assert list(envs.reset(seed=0)[1]["scenario"]) == ["race_1v3", "race_1v3"]
+    env = trackfield.parallel_env("race_1v3", agents=2)
+    obs, infos = env.reset(seed=0)
+    assert {info["scenario"] for info in infos.values()} == {"race_1v3"}
