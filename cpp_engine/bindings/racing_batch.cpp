@@ -97,6 +97,7 @@ void bind_racing_batch(py::module_& m) {
       .def_readwrite("slipstream_gap_m", &Cfg::slipstream_gap_m)
       .def_readwrite("slipstream_side_m", &Cfg::slipstream_side_m)
       .def_readwrite("allow_reverse", &Cfg::allow_reverse)
+      .def_readwrite("penalties", &Cfg::penalties)
       .def_property("off_course_rule", [](const Cfg& c) { return static_cast<int>(c.off_course_rule); },
                     [](Cfg& c, int v) {
                       if (v < 0 || v > 1) throw py::value_error("off_course_rule must be 0 or 1");

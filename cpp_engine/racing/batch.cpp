@@ -75,6 +75,9 @@ BatchLayout RacingDomain::layout(const Config& cfg) {
       per_agent(cfg, "contact_s", "float32", 0, big, "time touching another car"),
       per_agent(cfg, "best_lap_s", "float32", 0, big, "best timed lap, 0 if none"),
       per_agent(cfg, "gap_to_leader_m", "float32", 0, big, "centre-line distance behind the group's leader, 0 when leading"),
+      per_agent(cfg, "points", "int32", 0, kPoints[0], "race points for the final place (10-8-6-5-4-3-2-1)"),
+      per_agent(cfg, "team_points", "int32", 0, 1 << 20, "points of all agents of the car's group together"),
+      per_agent(cfg, "penalty_s", "float32", 0, big, "slow-down penalty time given"),
   };
   l.world_info = {{"time_s", {}, "float32", 0, big, "race time"}};
   l.agent_info = {
@@ -95,6 +98,7 @@ BatchLayout RacingDomain::layout(const Config& cfg) {
       {"heading_error", {}, "float32", -4, 4, "car heading minus the centre line's, rad (|x| > 1.2: spun)"},
       {"tyres_out", {4}, "bool", 0, 1, "each tyre (FL, FR, RL, RR) beyond the edge plus kerb now"},
       {"tyre_off_s", {4}, "float32", 0, big, "each tyre's cumulative time out"},
+      {"penalty_s", {}, "float32", 0, big, "slow-down penalty time still to serve"},
   };
   return l;
 }
@@ -113,7 +117,7 @@ uint64_t RacingDomain::fingerprint(const Config& cfg) {
   mix(cfg.car);
   mix(cfg.groups), mix(cfg.cars_per_group), mix(cfg.agents_per_group);
   mix(cfg.physics_hz), mix(cfg.control_hz), mix(cfg.max_time_s), mix(cfg.laps), mix(cfg.finish_distance_m);
-  mix(cfg.start), mix(cfg.start_s_m), mix(cfg.start_slot), mix(cfg.allow_reverse), mix(cfg.off_course_rule);
+  mix(cfg.start), mix(cfg.start_s_m), mix(cfg.start_slot), mix(cfg.allow_reverse), mix(cfg.penalties), mix(cfg.off_course_rule);
   mix(cfg.action_delay_steps), mix(cfg.observation_delay_steps), mix(cfg.observation);
   mix(cfg.pixel_width), mix(cfg.pixel_height);
   return h;
@@ -183,10 +187,18 @@ void RacingDomain::write_episode_stats(const World& w, const Config& cfg, double
     int g0 = group_start(cfg, i);
     for (int j = g0; j < g0 + cfg.cars_per_group; ++j) leader = std::max(leader, w.start_offset[j] + w.progress[j]);
     out[7 * A + a] = leader - mine;
+    out[8 * A + a] = place[i] < kPointsPaid ? kPoints[place[i]] : 0;
+    out[10 * A + a] = w.penalty_total_s[i];
+  }
+  for (int a = 0; a < A; ++a) {  // team: the agents of one group
+    double team = 0;
+    for (int b = 0; b < A; ++b)
+      if (b / cfg.agents_per_group == a / cfg.agents_per_group) team += out[8 * A + b];
+    out[9 * A + a] = team;
   }
 }
 
-constexpr int kAgentInfoSize = 23;  // the agent_info entries above, flattened
+constexpr int kAgentInfoSize = 24;  // the agent_info entries above, flattened
 
 void RacingDomain::write_info(const World& w, const Config& cfg, double* world_info, double* agent_info) {
   world_info[0] = w.time_s;
@@ -215,6 +227,7 @@ void RacingDomain::write_info(const World& w, const Config& cfg, double* world_i
       o[15 + t] = c.tyre_out[t];
       o[19 + t] = w.tyre_off_time[i][t];
     }
+    o[23] = w.penalty_s[i];
   }
 }
 

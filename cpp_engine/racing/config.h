@@ -19,6 +19,12 @@ constexpr int kMaxControlDelay = 8;   // control periods an action can wait (0.8
 constexpr int kMaxObservationDelay = 32;  // physics steps an observation can lag
 constexpr int kTrackPoints = 60;      // per edge line in the features observation
 constexpr int kCarsAhead = 5, kCarsBehind = 3;  // neighbours in the features observation
+// Penalties (GT Sport's slow-down penalty): served on straights at no more than
+// kPenaltySpeed; earned per second off course above that speed and per unsporting contact.
+constexpr float kPenaltySpeed = 100.0f / 3.6f;  // m/s
+constexpr float kUnsportingPenaltyS = 2.0f;
+constexpr int kPointsPaid = 8;
+constexpr int kPoints[kPointsPaid] = {10, 8, 6, 5, 4, 3, 2, 1};  // by final place, as in GT Sophy's races
 
 enum Component : int {
   kProgress = 0, kOffCourseSq, kOffCourseLin, kWall, kTyreSlip, kPassing, kAnyCollision,
@@ -72,6 +78,7 @@ struct RaceConfig {
 
   // Rules.
   bool allow_reverse = false;
+  bool penalties = false;  // slow-down penalties for cutting the course and unsporting contact
   OffCourseRule off_course_rule = OffCourseRule::kThreeTyres;
   int action_delay_steps = 0;       // physics steps between an action and its effect
   int observation_delay_steps = 0;  // physics steps an observation lags the state

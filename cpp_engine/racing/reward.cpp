@@ -24,6 +24,12 @@ void velocity_kmh(const CarState& c, float* vx, float* vy) {
 
 bool in_window(const RaceConfig& cfg, float d) { return d >= -cfg.passing_behind_m && d <= cfg.passing_ahead_m; }
 
+
+// The car's segment; a car never stepped nor placed (segment -1) counts as on segment 0.
+int segment_of(const Track& track, const CarState& c) { return std::clamp(c.track_segment, 0, track.n - 1); }
+
+}  // namespace
+
 // Whether a contact of class `cls` is unsporting on a straight (rear-ending or side
 // contact) or in a curve (anything but being rear-ended).
 bool unsporting_contact(uint8_t cls, SectionKind kind) {
@@ -32,11 +38,6 @@ bool unsporting_contact(uint8_t cls, SectionKind kind) {
   if (kind == kStraight) return c == ContactClass::kRearEnd || c == ContactClass::kSide;
   return c != ContactClass::kRearEnded;
 }
-
-// The car's segment; a car never stepped nor placed (segment -1) counts as on segment 0.
-int segment_of(const Track& track, const CarState& c) { return std::clamp(c.track_segment, 0, track.n - 1); }
-
-}  // namespace
 
 void car_components(const RaceWorld& w, const RaceConfig& cfg, int i, float* out) {
   const CarState& c = w.car[i];

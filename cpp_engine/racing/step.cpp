@@ -62,6 +62,32 @@ void resolve_contacts(RaceWorld& w, const RaceConfig& cfg, bool* touching) {
   }
 }
 
+// A car serving a penalty on a straight is held to kPenaltySpeed: no throttle above it,
+// light braking well above it.
+CarControl limited(const RaceWorld& w, const Track& track, int i, CarControl c) {
+  if (w.penalty_s[i] <= 0.0f) return c;
+  const CarState& car = w.car[i];
+  if (track.section_kind[std::max(car.track_segment, 0)] != kStraight) return c;
+  float v = car_speed(car);
+  if (v > kPenaltySpeed + 2.0f) c.throttle_brake = std::min(c.throttle_brake, -0.3f);
+  else if (v > kPenaltySpeed) c.throttle_brake = std::min(c.throttle_brake, 0.0f);
+  return c;
+}
+
+// Slow-down penalties for contacts that began in this control step and were unsporting.
+void penalise_contacts(RaceWorld& w, const RaceConfig& cfg) {
+  const Track& track = *cfg.track;
+  for (int i = 0; i < cfg.num_cars(); ++i) {
+    auto kind = static_cast<SectionKind>(track.section_kind[std::max(w.car[i].track_segment, 0)]);
+    for (int j = 0; j < cfg.num_cars(); ++j) {
+      if (w.contact[i][j] == 0 || w.prev_contact[i][j] != 0) continue;
+      if (!unsporting_contact(w.contact[i][j], kind)) continue;
+      w.penalty_s[i] += kUnsportingPenaltyS;
+      w.penalty_total_s[i] += kUnsportingPenaltyS;
+    }
+  }
+}
+
 void snapshot_seen(RaceWorld& w, const RaceConfig& cfg) {
   SeenCar* row = w.seen[w.seen_head];
   for (int i = 0; i < cfg.num_cars(); ++i) {
@@ -117,6 +143,13 @@ void update_race(RaceWorld& w, const RaceConfig& cfg, const float* old_s) {
     }
     w.off_course[i] = out >= need_out;
     if (w.off_course[i]) w.off_time[i] += dt;
+    if (cfg.penalties && w.off_course[i] && car_speed(c) > kPenaltySpeed) {  // time gained cutting the course
+      w.penalty_s[i] += dt;
+      w.penalty_total_s[i] += dt;
+    }
+    // Penalties are served on track on straights (the penalty zones), where the limiter holds the car.
+    if (w.penalty_s[i] > 0.0f && !w.off_course[i] && track.section_kind[std::max(c.track_segment, 0)] == kStraight)
+      w.penalty_s[i] = std::max(0.0f, w.penalty_s[i] - dt);
     if (c.wall_contact) w.wall_time[i] += dt;
     // Section runs end for a car once it has covered the distance past the section's exit.
     if (cfg.finish_distance_m > 0.0f && w.progress[i] >= cfg.finish_distance_m && !w.finished[i]) {
@@ -138,6 +171,7 @@ void step_world(RaceWorld& w, const RaceConfig& cfg, const float* actions) {
     w.prev_off_time[i] = w.off_time[i];
     w.prev_wall_time[i] = w.wall_time[i];
   }
+  std::memcpy(w.prev_contact, w.contact, sizeof(w.contact));
   std::memset(w.contact, 0, sizeof(w.contact));
 
   // Issue this period's controls: agents' actions, the AI's decisions on what it sees now.
@@ -164,7 +198,7 @@ void step_world(RaceWorld& w, const RaceConfig& cfg, const float* actions) {
       float drag_scale = 1.0f - kSlipstreamDragCut * w.slipstream[i];
       // The AI may always reverse: it backs out when stuck against a wall.
       bool reverse = cfg.allow_reverse || i - group_start(cfg, i) >= cfg.agents_per_group;
-      step_car(w.car[i], params, track, delayed_control(w, cfg, i, sub), drag_scale, reverse, dt);
+      step_car(w.car[i], params, track, limited(w, track, i, delayed_control(w, cfg, i, sub)), drag_scale, reverse, dt);
     }
     bool touching[kMaxCars] = {};
     if (cfg.cars_per_group > 1) resolve_contacts(w, cfg, touching);
@@ -177,6 +211,7 @@ void step_world(RaceWorld& w, const RaceConfig& cfg, const float* actions) {
       snapshot_seen(w, cfg);
     }
   }
+  if (cfg.penalties) penalise_contacts(w, cfg);
   w.steps += 1;
   compute_rewards(w, cfg);
   w.terminated = episode_finished(w, cfg);

@@ -18,6 +18,10 @@ void step_world(RaceWorld& w, const RaceConfig& cfg, const float* actions);
 // Race bookkeeping after one physics step: progress, laps, off-course, wall and contact times.
 void update_race(RaceWorld& w, const RaceConfig& cfg, const float* old_s);
 
+// Whether a contact of class `cls` (ContactClass) is unsporting on a straight
+// (rear-ending or side contact) or in a curve (anything but being rear-ended).
+bool unsporting_contact(uint8_t cls, SectionKind kind);
+
 // Car i's unweighted reward components over the control step just taken.
 void car_components(const RaceWorld& w, const RaceConfig& cfg, int i, float* out);
 

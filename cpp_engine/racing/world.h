@@ -51,6 +51,9 @@ struct RaceWorld {
   bool off_course[kMaxCars];
   bool finished[kMaxCars];
   float finish_time[kMaxCars];
+  float penalty_s[kMaxCars];        // slow-down time still to serve
+  float penalty_total_s[kMaxCars];  // slow-down time given this episode
+  uint8_t prev_contact[kMaxCars][kMaxCars];  // last control step's contacts (penalties count new ones)
   // Contacts during the last control step: contact[i][j] is ContactClass of i against j.
   uint8_t contact[kMaxCars][kMaxCars];
 

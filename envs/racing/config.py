@@ -39,6 +39,7 @@ class RacingConfig:
     reward: object = None         # preset name or {component: weight}; None: the scenario's preset
     off_course_rule: str = "three_tyres"
     allow_reverse: bool = False
+    penalties: Optional[bool] = None  # slow-down penalties; None: the scenario's (on in race_field)
     action_delay_s: float = 0.0
     observation_delay_s: float = 0.0
     section_modifiers: dict = field(default_factory=dict)
@@ -61,6 +62,8 @@ class RacingConfig:
         check_choice("off_course_rule", self.off_course_rule, OFF_COURSE_RULES)
         check_choice("crossings", self.crossings, ("error", "bridge"))
         check_bool("allow_reverse", self.allow_reverse)
+        if self.penalties is not None:
+            check_bool("penalties", self.penalties)
         for name in ("action_delay_s", "observation_delay_s"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):

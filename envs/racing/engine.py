@@ -120,6 +120,7 @@ def engine_config(scenario: RaceScenario, config: RacingConfig):
         start, _ = _longest_straight(track)
         cfg.start_s_m = (start + 20.0) % track.length
     cfg.allow_reverse = config.allow_reverse
+    cfg.penalties = config.penalties if config.penalties is not None else scenario.penalties
     cfg.off_course_rule = 0 if config.off_course_rule == "three_tyres" else 1
     dt = 1.0 / config.physics_hz
     cfg.action_delay_steps = int(round(config.action_delay_s / dt))

@@ -110,6 +110,7 @@ class RacingEnv(BatchEnv):
     | wall_s, contact_s | cumulative wall and car-contact time |
     | last_lap_s, best_lap_s, finished | lap times (0 if none), race distance covered |
     | slipstream, heading_error | wake strength 0..1, heading minus the centre line's (rad) |
+    | penalty_s | slow-down penalty still to serve (`penalties=True`) |
     | reward_components | the unweighted components above |
     | scenario | the scenario's name (in a vector env with `scenarios=`, each world's) |
 
@@ -135,6 +136,7 @@ class RacingEnv(BatchEnv):
     | reward | str or dict | the scenario's | "time_trial", "race" or {component: weight} |
     | off_course_rule | str | "three_tyres" | "three_tyres" (GT Sophy) or "any_tyre" |
     | allow_reverse | bool | False | brake held at a standstill engages reverse |
+    | penalties | bool | the scenario's (on in race_field) | slow-down penalties: 1 s per second off course above 100 km/h, 2 s per unsporting contact, served on straights at 100 km/h |
     | action_delay_s, observation_delay_s | float | 0 | latency, rounded to whole physics steps |
     | section_modifiers | dict | {} | {section: {component: scale}} |
     | groups | int | 1 | independent groups of the scenario's cars on one track; they never touch or see each other |

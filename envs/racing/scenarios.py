@@ -18,6 +18,7 @@ class RaceScenario:
     reward: str = "race"
     max_time_s: float = 150.0
     laps: int = 0                 # > 0: the race distance
+    penalties: bool = False       # slow-down penalties for cutting the course and unsporting contact
     start_slot: int = 0           # grid starts: the agent's slot (-1: random each reset)
     speed_kmh: tuple = (80.0, 200.0)  # launch speeds (rolling and slipstream)
     gap_m: tuple = (8.0, 40.0)    # spacing of the rolling column
@@ -43,7 +44,7 @@ SCENARIOS = {s.name: s for s in [
                  cars=4, start="section", track="speedway", section="final_chicane", max_time_s=30.0,
                  gap_m=(6.0, 20.0)),
     RaceScenario("race_field", "1 learner and 19 AI over 4 laps, from the back of the grid", cars=20,
-                 start="grid", start_slot=19, laps=4, max_time_s=1200.0),
+                 start="grid", start_slot=19, laps=4, max_time_s=1200.0, penalties=True),
 ]}
 
 

@@ -255,3 +255,38 @@ def test_info_names_the_scenario_everywhere():
     env = trackfield.parallel_env("race_1v3", agents=2)
     obs, infos = env.reset(seed=0)
     assert {info["scenario"] for info in infos.values()} == {"race_1v3"}
+
+
+def test_penalties_are_earned_off_course_and_served_at_100_kmh():
+    env = trackfield.make("race_time_trial", penalties=True, allow_reverse=True)  # the AI backs out of the grass
+    obs, info = env.reset(seed=1)
+    for _ in range(12):  # flat out, steering right: off the track at over 100 km/h
+        obs, r, term, trunc, info = env.step(np.array([1.0, -0.15], np.float32))
+    assert info["off_course"] and info["penalty_s"] > 0.1
+    # The AI brings the car back; on the straights the limiter then holds it near 100 km/h
+    # until the penalty is served.
+    limited = []
+    for _ in range(600):
+        obs, r, term, trunc, info = env.step(env.ai_action())
+        if info["penalty_s"] > 0 and not info["off_course"]:
+            limited.append(info["speed_kmh"])
+        if info["penalty_s"] == 0 and limited:
+            break
+    assert info["penalty_s"] == 0.0 and limited and max(limited) < 115
+    for _ in range(100):  # served: full speed again
+        obs, r, term, trunc, info = env.step(env.ai_action())
+    assert max(info["speed_kmh"], 0) > 0 and trackfield.make("race_time_trial").reset(seed=1)[1]["penalty_s"] == 0.0
+
+
+def test_points_follow_the_final_place():
+    envs = trackfield.vector.make("race_field", num_envs=1, num_threads=1, laps=1, max_time_s=5.0, agents=2)
+    envs.reset(seed=0)
+    for _ in range(60):
+        obs, r, term, trunc, info = envs.step(np.zeros((1, 2, 2), np.float32))
+        if (term | trunc).any():
+            break
+    ep = info["episode"]
+    places = np.asarray(ep["place"][0])
+    expected = [[10, 8, 6, 5, 4, 3, 2, 1][p] if p < 8 else 0 for p in places]
+    assert list(np.asarray(ep["points"][0])) == expected
+    assert list(np.asarray(ep["team_points"][0])) == [sum(expected)] * 2
