@@ -37,6 +37,12 @@ def test_custom_scenario():
     assert "breakaways" in run("custom_scenario.py")
 
 
+def test_train_sac_racing_tiny_budget():
+    pytest.importorskip("stable_baselines3")
+    out = run("train_sac_racing.py", "--steps", "600", "--envs", "2")
+    assert "clean lap:" in out and "trained 600 steps" in out
+
+
 def test_train_ppo_tiny_budget_writes_logs_checkpoints_and_video(tmp_path):
     pytest.importorskip("stable_baselines3")
     pytest.importorskip("tensorboard")
