@@ -290,3 +290,19 @@ def test_points_follow_the_final_place():
     expected = [[10, 8, 6, 5, 4, 3, 2, 1][p] if p < 8 else 0 for p in places]
     assert list(np.asarray(ep["points"][0])) == expected
     assert list(np.asarray(ep["team_points"][0])) == [sum(expected)] * 2
+
+
+def test_reward_wrappers_add_their_component():
+    from trackfield.wrappers import OffCourseReward, ProgressReward
+
+    env = OffCourseReward(ProgressReward(trackfield.make("race_time_trial", reward={"progress": 0.0}), weight=0.1),
+                          weight=1e-3, linear=True)
+    env.reset(seed=0)
+    for _ in range(30):
+        obs, reward, term, trunc, info = env.step(np.array([1.0, -0.3], np.float32))
+        c = info["reward_components"]
+        assert reward == pytest.approx(0.1 * c["progress"] + 1e-3 * c["off_course_lin"], abs=1e-6)
+    football = ProgressReward(trackfield.make("academy_empty_goal_close"))
+    football.reset(seed=0)
+    with pytest.raises(ValueError, match="progress"):
+        football.step(0)
