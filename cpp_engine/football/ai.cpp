@@ -274,7 +274,8 @@ void run_ai(World& w, const ScenarioConfig& sc) {
         decide_keeper(w, p, tv);
       } else if (p == chaser || p == second) {
         Vec2 target = intercept_point(w, p);
-        if (owner_team == 1 - team) {
+        // owner_team is this step's start; a carrier earlier in the loop may have kicked since.
+        if (owner_team == 1 - team && w.ball.owner >= 0) {
           // GRF's hunters jockey goal-side of the carrier rather than dive in: the ball
           // is won when the carrier runs into them or the tackle (rules.cpp) comes off.
           Vec2 carrier = player_pos(w, w.ball.owner);
