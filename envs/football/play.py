@@ -26,10 +26,10 @@ short pass, high pass, long pass and shot, button 4 sprints (held), button 5 dri
 from __future__ import annotations
 
 import argparse
-import os
 
 import numpy as np
 
+from trackfield.core.play_window import PlayWindow, import_pygame
 from trackfield.football.engine import ACTION_NAMES
 
 ACTION = {name: i for i, name in enumerate(ACTION_NAMES)}
@@ -112,43 +112,30 @@ def main(argv=None) -> None:
     parser.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: play until closed)")
     parser.add_argument("--seed", type=int, default=None)
     args = parser.parse_args(argv)
-    try:
-        import pygame
-    except ImportError as error:
-        raise SystemExit("playing needs pygame: pip install 'trackfield[render]'") from error
+    pygame = import_pygame("playing")
     import trackfield
 
     right = 1 if args.opponent else 0
     env = trackfield.parallel_env(args.scenario, render_mode="rgb_array", render_width=args.width,
                                   number_of_right_players_agent_controls=right)
     opponent = load_opponent(args.opponent) if args.opponent else None
-    pygame.init()
-    pygame.joystick.init()
-    joystick = pygame.joystick.Joystick(0) if pygame.joystick.get_count() > 0 else None
     obs, _ = env.reset(seed=args.seed)
-    frame = env.render()
-    screen = pygame.display.set_mode((frame.shape[1], frame.shape[0]))
-    pygame.display.set_caption(f"trackfield: {args.scenario}")
-    clock = pygame.time.Clock()
+    window = PlayWindow(pygame, env.render(), f"trackfield: {args.scenario}")
     controls = Controls()
-    frames, running, episodes = 0, True, 0
+    frames, episodes = 0, 0
     key_names = {getattr(pygame, f"K_{k}"): k for k in KICK_KEYS}
-    while running:
+    while window.open:
         just_pressed = []
-        for event in pygame.event.get():
-            if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
-                running = False
-            elif event.type == pygame.KEYDOWN and event.key in key_names:
+        for event in window.events():
+            if event.type == pygame.KEYDOWN and event.key in key_names:
                 just_pressed.append(key_names[event.key])
             elif event.type == pygame.JOYBUTTONDOWN:
                 just_pressed.append(event.button)
-        actions = {"left_0": controls.action(*read_inputs(pygame, joystick, just_pressed))}
+        actions = {"left_0": controls.action(*read_inputs(pygame, window.joystick, just_pressed))}
         if opponent is not None:
             actions["right_0"] = opponent(obs["right_0"])
         obs, rewards, terminated, truncated, infos = env.step(actions)
-        frame = env.render()
-        screen.blit(pygame.surfarray.make_surface(frame.swapaxes(0, 1)), (0, 0))
-        pygame.display.flip()
+        window.show(env.render())
         if not env.agents:
             episodes += 1
             score = infos["left_0"]["score"]
@@ -157,9 +144,8 @@ def main(argv=None) -> None:
             controls = Controls()
         frames += 1
         if args.frames and frames >= args.frames:
-            running = False
-        clock.tick(10 if not os.environ.get("TRACKFIELD_PLAY_UNTHROTTLED") else 0)
-    pygame.quit()
+            break
+    window.close()
 
 
 if __name__ == "__main__":

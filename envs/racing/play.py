@@ -18,9 +18,10 @@ A gamepad, where pygame finds one, works too: the left stick steers, the right t
 from __future__ import annotations
 
 import argparse
-import os
 
 import numpy as np
+
+from trackfield.core.play_window import PlayWindow, import_pygame
 
 PEDAL_RATE = 1.0 / 0.3   # per second
 STEER_RATE = 1.0 / 0.5
@@ -71,37 +72,21 @@ def main(argv=None) -> None:
     parser.add_argument("--frames", type=int, default=0, help="stop after this many steps (0: drive until closed)")
     parser.add_argument("--seed", type=int, default=None)
     args = parser.parse_args(argv)
-    try:
-        import pygame
-    except ImportError as error:
-        raise SystemExit("driving needs pygame: pip install 'trackfield[render]'") from error
+    pygame = import_pygame("driving")
     import trackfield
 
     config = {"car": args.car, "allow_reverse": args.reverse, "render_mode": "rgb_array", "render_width": args.width}
     if args.track:
         config["track"] = args.track
     env = trackfield.make(args.scenario, **config)
-    pygame.init()
-    pygame.joystick.init()
-    joystick = pygame.joystick.Joystick(0) if pygame.joystick.get_count() > 0 else None
     env.reset(seed=args.seed)
-    frame = env.render()
-    screen = pygame.display.set_mode((frame.shape[1], frame.shape[0]))
-    pygame.display.set_caption(f"trackfield: {args.scenario} on {env.unwrapped.track.name}")
-    clock = pygame.time.Clock()
+    window = PlayWindow(pygame, env.render(), f"trackfield: {args.scenario} on {env.unwrapped.track.name}")
     controls = Controls()
-    frames, running, races = 0, True, 0
-    while running:
-        restart = False
-        for event in pygame.event.get():
-            if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
-                running = False
-            elif event.type == pygame.KEYDOWN and event.key == pygame.K_r:
-                restart = True
-        obs, reward, terminated, truncated, info = env.step(controls.action(*read_inputs(pygame, joystick)))
-        frame = env.render()
-        screen.blit(pygame.surfarray.make_surface(frame.swapaxes(0, 1)), (0, 0))
-        pygame.display.flip()
+    frames, races = 0, 0
+    while window.open:
+        restart = any(e.type == pygame.KEYDOWN and e.key == pygame.K_r for e in window.events())
+        obs, reward, terminated, truncated, info = env.step(controls.action(*read_inputs(pygame, window.joystick)))
+        window.show(env.render())
         if terminated or truncated or restart:
             races += 1
             best = f", best lap {info['best_lap_s']:.2f} s" if info["best_lap_s"] > 0 else ""
@@ -111,9 +96,8 @@ def main(argv=None) -> None:
             controls = Controls()
         frames += 1
         if args.frames and frames >= args.frames:
-            running = False
-        clock.tick(10 if not os.environ.get("TRACKFIELD_PLAY_UNTHROTTLED") else 0)
-    pygame.quit()
+            break
+    window.close()
 
 
 if __name__ == "__main__":
