@@ -10,11 +10,11 @@ namespace {
 constexpr int kNoiseBlock = 100;      // line points (~200 m) per braking-error draw
 constexpr float kSpeedGain = 0.5f;    // pedal per m/s of speed error
 constexpr float kEdgeMargin = 1.2f;   // m the car's centre keeps inside the painted edge beyond half its width
-constexpr float kLookTime = 0.30f;
+constexpr float kLookTime = 0.30f;       // s: targets the speed this far ahead (control period plus pedal lag)
 constexpr float kControlPeriod = 0.1f;  // s between calls (10 Hz)
 constexpr float kPreviewTime = 0.15f;   // s of line ahead the steering anticipates
 constexpr float kLateralGain = 1.5f;    // Stanley gain on the lateral error, 1/s
-constexpr float kYawDamping = 0.05f;    // rad of steering per rad/s of yaw-rate error    // s: targets the speed this far ahead (control period plus pedal lag)
+constexpr float kYawDamping = 0.05f;    // rad of steering per rad/s of yaw-rate error
 
 // Nearest line point to the car, refined from the centre-line segment's entry.
 int nearest_line_point(const RacingLine& line, const CarState& c) {
