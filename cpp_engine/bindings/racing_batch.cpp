@@ -18,6 +18,22 @@ namespace trackfield::bindings {
 
 namespace rc = trackfield::racing;
 
+namespace {
+
+// An enum field of the config as an int property, values outside [0, count) refused.
+template <typename E>
+void def_enum(py::class_<rc::RaceConfig>& cls, const char* name, E rc::RaceConfig::*field, int count,
+              const char* meaning) {
+  std::string error = std::string(name) + " must be " + meaning;
+  cls.def_property(name, [field](const rc::RaceConfig& c) { return static_cast<int>(c.*field); },
+                   [field, count, error](rc::RaceConfig& c, int v) {
+                     if (v < 0 || v >= count) throw py::value_error(error);
+                     c.*field = static_cast<E>(v);
+                   });
+}
+
+}  // namespace
+
 void bind_racing_batch(py::module_& m) {
   m.attr("MAX_CARS") = rc::kMaxCars;
   py::list names;
@@ -63,7 +79,11 @@ void bind_racing_batch(py::module_& m) {
   }, "Each features field's documented raw range (name, lo, hi, unit).");
 
   using Cfg = rc::RaceConfig;
-  py::class_<Cfg>(m, "Config", "Racing batch settings (see cpp_engine/racing/config.h).")
+  py::class_<Cfg> config(m, "Config", "Racing batch settings (see cpp_engine/racing/config.h).");
+  def_enum(config, "start", &Cfg::start, 4, "0-3");
+  def_enum(config, "off_course_rule", &Cfg::off_course_rule, 2, "0 or 1");
+  def_enum(config, "observation", &Cfg::observation, 2, "0 (features) or 1 (pixels)");
+  config
       .def(py::init<>())
       .def_property("track", [](const Cfg& c) { return std::const_pointer_cast<rc::Track>(c.track); },
                     [](Cfg& c, std::shared_ptr<rc::Track> t) { c.track = t; })
@@ -79,11 +99,6 @@ void bind_racing_batch(py::module_& m) {
       .def_readwrite("max_time_s", &Cfg::max_time_s)
       .def_readwrite("laps", &Cfg::laps)
       .def_readwrite("finish_distance_m", &Cfg::finish_distance_m)
-      .def_property("start", [](const Cfg& c) { return static_cast<int>(c.start); },
-                    [](Cfg& c, int v) {
-                      if (v < 0 || v > 3) throw py::value_error("start must be 0-3");
-                      c.start = static_cast<rc::StartKind>(v);
-                    })
       .def_readwrite("start_s_m", &Cfg::start_s_m)
       .def_readwrite("start_slot", &Cfg::start_slot)
       .def_readwrite("speed_min_kmh", &Cfg::speed_min_kmh)
@@ -98,18 +113,8 @@ void bind_racing_batch(py::module_& m) {
       .def_readwrite("slipstream_side_m", &Cfg::slipstream_side_m)
       .def_readwrite("allow_reverse", &Cfg::allow_reverse)
       .def_readwrite("penalties", &Cfg::penalties)
-      .def_property("off_course_rule", [](const Cfg& c) { return static_cast<int>(c.off_course_rule); },
-                    [](Cfg& c, int v) {
-                      if (v < 0 || v > 1) throw py::value_error("off_course_rule must be 0 or 1");
-                      c.off_course_rule = static_cast<rc::OffCourseRule>(v);
-                    })
       .def_readwrite("action_delay_steps", &Cfg::action_delay_steps)
       .def_readwrite("observation_delay_steps", &Cfg::observation_delay_steps)
-      .def_property("observation", [](const Cfg& c) { return static_cast<int>(c.observation); },
-                    [](Cfg& c, int v) {
-                      if (v < 0 || v > 1) throw py::value_error("observation must be 0 (features) or 1 (pixels)");
-                      c.observation = static_cast<rc::Observation>(v);
-                    })
       .def_readwrite("pixel_width", &Cfg::pixel_width)
       .def_readwrite("pixel_height", &Cfg::pixel_height)
       .def_readwrite("pixel_metres", &Cfg::pixel_metres)

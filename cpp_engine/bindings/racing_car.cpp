@@ -57,7 +57,11 @@ void check_finite(float v, const char* name) {
 }  // namespace
 
 void bind_racing_car(py::module_& m) {
-  m.def("car_names", [] { return std::vector<std::string>{"road", "gt3", "prototype"}; });
+  m.def("car_names", [] {
+    std::vector<std::string> names;
+    for (int k = 0; k < rc::kNumCarKinds; ++k) names.push_back(rc::car_params(static_cast<rc::CarKind>(k)).name);
+    return names;
+  }, "The car classes, in CarKind order.");
   m.def("car_params", [](const std::string& name) {
     const rc::CarParams& p = rc::car_params(rc::car_kind_from_name(name));
     py::dict d;

@@ -17,6 +17,7 @@
 #ifndef TRACKFIELD_RACING_CAR_H
 #define TRACKFIELD_RACING_CAR_H
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -79,9 +80,9 @@ struct CarParams {
 };
 
 const CarParams& car_params(CarKind kind);
-// "road", "gt3", "prototype"; throws std::invalid_argument listing them otherwise.
+// The kind named params.name ("road", "gt3", "prototype"); throws std::invalid_argument
+// listing the names otherwise.
 CarKind car_kind_from_name(const std::string& name);
-const char* car_kind_names();  // "road, gt3, prototype"
 
 // One physics step's input: throttle (+) or brake (-) in [-1, 1], steering in [-1, 1]
 // with 1 the full road-wheel angle to the left.
@@ -137,6 +138,20 @@ int shift_gear(const CarParams& params, int gear, float speed);
 float drive_force_limit(const CarParams& params, float speed);
 
 inline float car_speed(const CarState& car) { return std::sqrt(car.vx * car.vx + car.vy * car.vy); }
+
+// The car's velocity in the world frame, and setting it from one.
+inline Vec2 world_velocity(const CarState& c) {
+  float cy = std::cos(c.yaw), sy = std::sin(c.yaw);
+  return {c.vx * cy - c.vy * sy, c.vx * sy + c.vy * cy};
+}
+inline void set_world_velocity(CarState& c, Vec2 w) {
+  float cy = std::cos(c.yaw), sy = std::sin(c.yaw);
+  c.vx = w.x * cy + w.y * sy;
+  c.vy = -w.x * sy + w.y * cy;
+}
+
+// The segment the car is on; a car never placed nor stepped (segment -1) counts as on segment 0.
+inline int segment_of(const Track& track, const CarState& c) { return std::clamp(c.track_segment, 0, track.n - 1); }
 
 }  // namespace trackfield::racing
 

@@ -2,6 +2,7 @@
 // (see docs/racing_cars.md): a mid-engined road sports car, a GT3 race car in Monza
 // trim, and a Le Mans prototype; tyre and aero figures are typical published values.
 #include <stdexcept>
+#include <string>
 
 #include "racing/car.h"
 
@@ -66,13 +67,14 @@ const CarParams& car_params(CarKind kind) {
   }
 }
 
-const char* car_kind_names() { return "road, gt3, prototype"; }
-
 CarKind car_kind_from_name(const std::string& name) {
-  if (name == "road") return CarKind::kRoad;
-  if (name == "gt3") return CarKind::kGt3;
-  if (name == "prototype") return CarKind::kPrototype;
-  throw std::invalid_argument("car: unknown car '" + name + "'; choose one of " + car_kind_names());
+  std::string names;
+  for (int k = 0; k < kNumCarKinds; ++k) {
+    auto kind = static_cast<CarKind>(k);
+    if (name == car_params(kind).name) return kind;
+    names += (k ? ", " : "") + std::string(car_params(kind).name);
+  }
+  throw std::invalid_argument("car: unknown car '" + name + "'; choose one of " + names);
 }
 
 }  // namespace trackfield::racing

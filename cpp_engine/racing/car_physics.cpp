@@ -108,8 +108,8 @@ void resolve_walls(CarState& c, const CarParams& p, const Track& track, const Tr
   c.y += push * ny;
   c.d += push;
   // World velocity, split along the wall normal (pointing back onto the track) and the wall.
-  float cy = std::cos(c.yaw), sy = std::sin(c.yaw);
-  float wx = c.vx * cy - c.vy * sy, wy = c.vx * sy + c.vy * cy;
+  Vec2 world = world_velocity(c);
+  float wx = world.x, wy = world.y;
   float inward_x = push > 0 ? nx : -nx, inward_y = push > 0 ? ny : -ny;
   float vn = wx * inward_x + wy * inward_y;  // < 0 while moving into the wall
   if (vn < 0.0f) {
@@ -120,8 +120,7 @@ void resolve_walls(CarState& c, const CarParams& p, const Track& track, const Tr
     ty *= scrub;
     wx = tx - kWallRestitution * vn * inward_x;
     wy = ty - kWallRestitution * vn * inward_y;
-    c.vx = wx * cy + wy * sy;
-    c.vy = -wx * sy + wy * cy;
+    set_world_velocity(c, {wx, wy});
     c.yaw_rate *= 0.5f;
     c.wall_impact_speed = -vn;
   }
@@ -192,7 +191,7 @@ void step_car(CarState& c, const CarParams& p, const Track& track, CarControl co
   if (c.in_reverse) c.gear = 1;
 
   // Gravity on the slope and banking under the car, in the body frame.
-  int seg = std::clamp(c.track_segment, 0, track.n - 1);
+  int seg = segment_of(track, c);
   float grade = track.grade[seg], bank = track.banking[seg];
   float along = -kGravity * std::sin(grade), across = -kGravity * std::sin(bank);
   float she = std::sin(c.heading_error), che = std::cos(c.heading_error);

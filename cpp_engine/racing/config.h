@@ -102,8 +102,9 @@ struct RaceConfig {
   int num_agents() const { return groups * agents_per_group; }
   int substeps() const { return physics_hz / control_hz; }
   float dt() const { return 1.0f / static_cast<float>(physics_hz); }
-  // Car index of agent slot a.
+  // Car index of agent slot a, and whether a car is an agent's (the first of its group).
   int agent_car(int a) const { return (a / agents_per_group) * cars_per_group + a % agents_per_group; }
+  bool is_agent_car(int car) const { return car % cars_per_group < agents_per_group; }
 };
 
 }  // namespace trackfield::racing

@@ -37,18 +37,6 @@ void extreme_corner(const Box& b, float nx, float ny, float sign, float* px, flo
   }
 }
 
-void world_velocity(const CarState& c, float* wx, float* wy) {
-  float cy = std::cos(c.yaw), sy = std::sin(c.yaw);
-  *wx = c.vx * cy - c.vy * sy;
-  *wy = c.vx * sy + c.vy * cy;
-}
-
-void set_world_velocity(CarState& c, float wx, float wy) {
-  float cy = std::cos(c.yaw), sy = std::sin(c.yaw);
-  c.vx = wx * cy + wy * sy;
-  c.vy = -wx * sy + wy * cy;
-}
-
 }  // namespace
 
 bool collide_cars(CarState& a, const CarParams& pa, CarState& b, const CarParams& pb) {
@@ -80,9 +68,8 @@ bool collide_cars(CarState& a, const CarParams& pa, CarState& b, const CarParams
   b.y += ny * depth * (1.0f - share_a);
 
   float rax = px - A.cx, ray = py - A.cy, rbx = px - B.cx, rby = py - B.cy;
-  float vax, vay, vbx, vby;
-  world_velocity(a, &vax, &vay);
-  world_velocity(b, &vbx, &vby);
+  Vec2 va = world_velocity(a), vb = world_velocity(b);
+  float vax = va.x, vay = va.y, vbx = vb.x, vby = vb.y;
   // Velocity of each contact point, then b's relative to a's.
   float pvax = vax - a.yaw_rate * ray, pvay = vay + a.yaw_rate * rax;
   float pvbx = vbx - b.yaw_rate * rby, pvby = vby + b.yaw_rate * rbx;
@@ -105,8 +92,8 @@ bool collide_cars(CarState& a, const CarParams& pa, CarState& b, const CarParams
     vby += iy * inv_b;
     a.yaw_rate -= (rax * iy - ray * ix) / pa.yaw_inertia;
     b.yaw_rate += (rbx * iy - rby * ix) / pb.yaw_inertia;
-    set_world_velocity(a, vax, vay);
-    set_world_velocity(b, vbx, vby);
+    set_world_velocity(a, {vax, vay});
+    set_world_velocity(b, {vbx, vby});
   }
   return true;
 }

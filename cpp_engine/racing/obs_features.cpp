@@ -65,8 +65,9 @@ float wrap_angle(float a) {
 // World-frame planar vectors of a car's velocity and acceleration.
 void world_motion(const CarState& c, float* v, float* a) {
   float cy = std::cos(c.yaw), sy = std::sin(c.yaw);
-  v[0] = c.vx * cy - c.vy * sy;
-  v[1] = c.vx * sy + c.vy * cy;
+  Vec2 world = world_velocity(c);
+  v[0] = world.x;
+  v[1] = world.y;
   v[2] = c.vz;
   a[0] = c.ax * cy - c.ay * sy;
   a[1] = c.ax * sy + c.ay * cy;

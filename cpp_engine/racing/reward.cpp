@@ -13,20 +13,17 @@ namespace {
 
 constexpr float kKmh = 3.6f;
 
-float speed_kmh(const CarState& c) { return std::sqrt(c.vx * c.vx + c.vy * c.vy) * kKmh; }
+float speed_kmh(const CarState& c) { return car_speed(c) * kKmh; }
 
 // World-frame velocity in km/h.
 void velocity_kmh(const CarState& c, float* vx, float* vy) {
-  float cy = std::cos(c.yaw), sy = std::sin(c.yaw);
-  *vx = (c.vx * cy - c.vy * sy) * kKmh;
-  *vy = (c.vx * sy + c.vy * cy) * kKmh;
+  Vec2 v = world_velocity(c);
+  *vx = v.x * kKmh;
+  *vy = v.y * kKmh;
 }
 
 bool in_window(const RaceConfig& cfg, float d) { return d >= -cfg.passing_behind_m && d <= cfg.passing_ahead_m; }
 
-
-// The car's segment; a car never stepped nor placed (segment -1) counts as on segment 0.
-int segment_of(const Track& track, const CarState& c) { return std::clamp(c.track_segment, 0, track.n - 1); }
 
 }  // namespace
 

@@ -9,8 +9,8 @@ float slipstream_strength(const CarState& self, const CarState& lead, const CarP
   float lead_speed = car_speed(lead);
   if (lead_speed < 1.0f) return 0.0f;
   // Self's centre in the lead car's frame, the wake trailing along its velocity.
-  float ux = (lead.vx * std::cos(lead.yaw) - lead.vy * std::sin(lead.yaw)) / lead_speed;
-  float uy = (lead.vx * std::sin(lead.yaw) + lead.vy * std::cos(lead.yaw)) / lead_speed;
+  Vec2 heading = world_velocity(lead);
+  float ux = heading.x / lead_speed, uy = heading.y / lead_speed;
   float dx = self.x - lead.x, dy = self.y - lead.y;
   float behind = -(dx * ux + dy * uy) - 0.5f * lead_params.length;
   if (behind <= 0.0f || behind > kWakeRange) return 0.0f;

@@ -67,7 +67,7 @@ void resolve_contacts(RaceWorld& w, const RaceConfig& cfg, bool* touching) {
 CarControl limited(const RaceWorld& w, const Track& track, int i, CarControl c) {
   if (w.penalty_s[i] <= 0.0f) return c;
   const CarState& car = w.car[i];
-  if (track.section_kind[std::max(car.track_segment, 0)] != kStraight) return c;
+  if (track.section_kind[segment_of(track, car)] != kStraight) return c;
   float v = car_speed(car);
   if (v > kPenaltySpeed + 2.0f) c.throttle_brake = std::min(c.throttle_brake, -0.3f);
   else if (v > kPenaltySpeed) c.throttle_brake = std::min(c.throttle_brake, 0.0f);
@@ -78,7 +78,7 @@ CarControl limited(const RaceWorld& w, const Track& track, int i, CarControl c) 
 void penalise_contacts(RaceWorld& w, const RaceConfig& cfg) {
   const Track& track = *cfg.track;
   for (int i = 0; i < cfg.num_cars(); ++i) {
-    auto kind = static_cast<SectionKind>(track.section_kind[std::max(w.car[i].track_segment, 0)]);
+    auto kind = static_cast<SectionKind>(track.section_kind[segment_of(track, w.car[i])]);
     for (int j = 0; j < cfg.num_cars(); ++j) {
       if (w.contact[i][j] == 0 || w.prev_contact[i][j] != 0) continue;
       if (!unsporting_contact(w.contact[i][j], kind)) continue;
@@ -148,7 +148,7 @@ void update_race(RaceWorld& w, const RaceConfig& cfg, const float* old_s) {
       w.penalty_total_s[i] += dt;
     }
     // Penalties are served on track on straights (the penalty zones), where the limiter holds the car.
-    if (w.penalty_s[i] > 0.0f && !w.off_course[i] && track.section_kind[std::max(c.track_segment, 0)] == kStraight)
+    if (w.penalty_s[i] > 0.0f && !w.off_course[i] && track.section_kind[segment_of(track, c)] == kStraight)
       w.penalty_s[i] = std::max(0.0f, w.penalty_s[i] - dt);
     if (c.wall_contact) w.wall_time[i] += dt;
     // Section runs end for a car once it has covered the distance past the section's exit.
@@ -179,7 +179,7 @@ void step_world(RaceWorld& w, const RaceConfig& cfg, const float* actions) {
   CarControl* issued = w.issued[w.control_head];
   for (int i = 0; i < n; ++i) {
     int g0 = group_start(cfg, i);
-    if (i - g0 < cfg.agents_per_group) continue;
+    if (cfg.is_agent_car(i)) continue;
     issued[i] = ai_control(w.car[i], params, track, *cfg.line, w.driver[i], w.car + g0, cfg.cars_per_group,
                            i - g0, w.rng);
   }
@@ -197,7 +197,7 @@ void step_world(RaceWorld& w, const RaceConfig& cfg, const float* actions) {
       old_s[i] = w.car[i].s;
       float drag_scale = 1.0f - kSlipstreamDragCut * w.slipstream[i];
       // The AI may always reverse: it backs out when stuck against a wall.
-      bool reverse = cfg.allow_reverse || i - group_start(cfg, i) >= cfg.agents_per_group;
+      bool reverse = cfg.allow_reverse || !cfg.is_agent_car(i);
       step_car(w.car[i], params, track, limited(w, track, i, delayed_control(w, cfg, i, sub)), drag_scale, reverse, dt);
     }
     bool touching[kMaxCars] = {};
