@@ -6,14 +6,14 @@ import os
 from dataclasses import dataclass, field
 from typing import Optional
 
+from trackfield import _engine
 from trackfield.core.config import check_bool, check_choice, check_float, check_int
 
 OBSERVATIONS = ("features", "track_points", "pixels")
 OFF_COURSE_RULES = ("three_tyres", "any_tyre")
-CARS = ("road", "gt3", "prototype")
+CARS = tuple(_engine.racing.car_names())
 RENDER_MODES = (None, "rgb_array", "human")
-COMPONENTS = ("progress", "off_course_sq", "off_course_lin", "wall", "tyre_slip", "passing",
-              "any_collision", "rear_end", "unsporting")
+COMPONENTS = tuple(_engine.racing.REWARD_COMPONENTS)
 
 # Reward presets: weight per component (components are negative for penalties, so every
 # weight is positive). GT Sophy's weights were never published; these are trackfield's

@@ -17,7 +17,9 @@ START_KINDS = {"rolling": 0, "grid": 1, "slipstream": 2, "section": 3}
 
 
 @functools.lru_cache(maxsize=32)
-def _load_track_cached(track, crossings):
+def load_track_cached(track, crossings):
+    """One Track object per (name or path, crossings): its engine track and computed
+    racing line are built once and shared by every env and reference lap on it."""
     from trackfield.racing import load_track
 
     return load_track(track, crossings=crossings)
@@ -28,7 +30,7 @@ def resolve_track(config: RacingConfig, scenario: RaceScenario):
     track = config.track if config.track is not None else scenario.track
     if hasattr(track, "to_engine"):
         return track
-    return _load_track_cached(os.fspath(track), config.crossings)
+    return load_track_cached(os.fspath(track), config.crossings)
 
 
 def resolve_raceline(config: RacingConfig, track) -> np.ndarray:

@@ -20,11 +20,11 @@ from trackfield.racing.config import RacingConfig
 
 
 def _track_of(track, crossings: str = "error"):
-    from trackfield.racing import load_track
+    from trackfield.racing.engine import load_track_cached
 
     if hasattr(track, "to_engine"):
         return track
-    return load_track(os.fspath(track), crossings=crossings)
+    return load_track_cached(os.fspath(track), crossings)
 
 
 def racing_line(track, car: str = "gt3", raceline=None):
