@@ -99,6 +99,7 @@ void bind_racing_batch(py::module_& m) {
       .def_readwrite("max_time_s", &Cfg::max_time_s)
       .def_readwrite("laps", &Cfg::laps)
       .def_readwrite("finish_distance_m", &Cfg::finish_distance_m)
+      .def_readwrite("max_off_course_s", &Cfg::max_off_course_s)
       .def_readwrite("start_s_m", &Cfg::start_s_m)
       .def_readwrite("start_slot", &Cfg::start_slot)
       .def_readwrite("speed_min_kmh", &Cfg::speed_min_kmh)

@@ -60,6 +60,7 @@ struct RaceConfig {
   float max_time_s = 150.0f;  // truncation
   int laps = 0;               // > 0: a car is finished after this many laps; the episode ends when every agent is
   float finish_distance_m = 0;// > 0: ... after covering this distance (section runs)
+  float max_off_course_s = -1;// >= 0: the episode ends (terminated) once an agent car's off-course time exceeds it
 
   // Launch.
   StartKind start = StartKind::kRolling;

@@ -102,6 +102,9 @@ void snapshot_seen(RaceWorld& w, const RaceConfig& cfg) {
 }
 
 bool episode_finished(const RaceWorld& w, const RaceConfig& cfg) {
+  if (cfg.max_off_course_s >= 0.0f)
+    for (int a = 0; a < cfg.num_agents(); ++a)
+      if (w.off_time[cfg.agent_car(a)] > cfg.max_off_course_s) return true;
   if (cfg.laps <= 0 && cfg.finish_distance_m <= 0.0f) return false;
   for (int a = 0; a < cfg.num_agents(); ++a)
     if (!w.finished[cfg.agent_car(a)]) return false;

@@ -48,6 +48,7 @@ class RacingConfig:
     start_slot: Optional[int] = None
     laps: Optional[int] = None
     max_time_s: Optional[float] = None
+    max_off_course_s: Optional[float] = None  # end the episode once an agent is off course longer (training aid)
     section: Optional[str] = None
     physics_hz: int = 100
     control_hz: int = 10
@@ -78,6 +79,8 @@ class RacingConfig:
             check_int("laps", self.laps, 1, 1000)
         if self.max_time_s is not None:
             check_float("max_time_s", self.max_time_s, 0.1, 1e6)
+        if self.max_off_course_s is not None:
+            check_float("max_off_course_s", self.max_off_course_s, 0.0, 1e6)
         check_int("physics_hz", self.physics_hz, 10, 1000)
         check_int("control_hz", self.control_hz, 1, 100)
         if self.physics_hz % self.control_hz:

@@ -103,6 +103,7 @@ def engine_config(scenario: RaceScenario, config: RacingConfig):
     cfg.physics_hz, cfg.control_hz = config.physics_hz, config.control_hz
     cfg.max_time_s = config.max_time_s if config.max_time_s is not None else scenario.max_time_s
     cfg.laps = config.laps if config.laps is not None else scenario.laps
+    cfg.max_off_course_s = -1.0 if config.max_off_course_s is None else config.max_off_course_s
     cfg.start = START_KINDS[scenario.start]
     slot = config.start_slot if config.start_slot is not None else scenario.start_slot
     if slot >= scenario.cars:

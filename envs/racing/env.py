@@ -122,7 +122,8 @@ class RacingEnv(BatchEnv):
 
     ## Episode End
     Terminated: every agent finished the race distance (`laps`) or, in section runs,
-    left the section. Truncated: after `max_time_s` (150 s in the base scenarios).
+    left the section, or (with `max_off_course_s`) an agent has been off course for
+    longer than that. Truncated: after `max_time_s` (150 s in the base scenarios).
 
     ## Arguments
     | Parameter | Type | Default | Description |
@@ -142,6 +143,7 @@ class RacingEnv(BatchEnv):
     | groups | int | 1 | independent groups of the scenario's cars on one track; they never touch or see each other |
     | agents | int | 1 | controlled cars per group |
     | start_slot, laps, max_time_s, section | | the scenario's | grid slot of the agent, race distance, time limit, section of section runs |
+    | max_off_course_s | float or None | None | end the episode (terminated) once an agent's off-course time exceeds it; 0 ends it on leaving the course, a training aid |
     | physics_hz, control_hz | int | 100, 10 | rates |
     | render_mode | str or None | None | "rgb_array" (the chase view at `render_width`) or "human" |
 
