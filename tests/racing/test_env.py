@@ -306,3 +306,17 @@ def test_reward_wrappers_add_their_component():
     football.reset(seed=0)
     with pytest.raises(ValueError, match="progress"):
         football.step(0)
+
+
+def test_max_off_course_s_ends_the_episode_on_leaving_the_course():
+    env = trackfield.make("race_time_trial", track="technical", max_off_course_s=0.5)
+    env.reset(seed=0)
+    hard_left = np.array([1.0, 1.0], np.float32)
+    for _ in range(300):
+        _, _, terminated, truncated, info = env.step(hard_left)
+        if terminated or truncated:
+            break
+    assert terminated and not truncated
+    assert 0.5 < info["off_course_s"] <= 0.5 + 0.1 + 1e-6
+    with pytest.raises(ValueError, match="max_off_course_s"):
+        trackfield.make("race_time_trial", max_off_course_s=-1.0)
