@@ -34,6 +34,7 @@ BOUNDARY_KINDS = {"sidewalk": "sidewalk", "shoulder": "shoulder", "border": "bor
 REFERENCE_STEP = 1.0       # m between reference-line samples; lanes are resampled after offsetting
 MIN_WIDTH = 0.05           # m; lanes that taper to nothing keep this much so widths stay positive
 MIN_USEFUL_WIDTH = 1.0     # m; a driving lane never wider than this is a placeholder, not a lane
+MIN_LANE_LENGTH = 0.5      # m; shorter lane pieces are glued onto the lane before or after
 GROSS_SEAM = 1.0           # m; linked lanes further apart than this mean the file is wrong
 
 
@@ -108,6 +109,7 @@ class _Builder:
         self.lanes: list[Lane] = []
         self.lane_index: dict[tuple[str, int, int], int] = {}   # (road, section, lane id) -> lane
         self.forward: list[bool] = []                             # lane runs along increasing s
+        self.home: list[tuple[str, int, int]] = []                # the key each lane was made from
         self.shapes: dict[tuple[str, int], SectionShape] = {}
 
     def build(self) -> RoadMap:
@@ -118,6 +120,7 @@ class _Builder:
                 self.shapes[road.id, k] = shape = section_shape(self.src, road, section)
                 self._add_lanes(road, k, section, shape)
         self._link_lanes()
+        self._absorb_short_lanes()
         self._set_neighbours()
         junctions = self._junctions()
         roadmap = RoadMap(self.src.name, self.lanes, self._boundaries(), [], junctions)
@@ -145,6 +148,7 @@ class _Builder:
             junction = self.junction_index.get(road.junction, -1)
             self.lane_index[road.id, k, lid] = len(self.lanes)
             self.forward.append(forward)
+            self.home.append((road.id, k, lid))
             self.lanes.append(Lane(samples[:, :3].copy(), samples[:, 3].copy(), speed, junction=junction,
                                    source=f"{self.src.name} road {road.id} section {k} lane {lid}"))
 
@@ -163,6 +167,57 @@ class _Builder:
         for lane in self.lanes:
             lane.successors.sort()
             lane.predecessors.sort()
+
+    def _absorb_short_lanes(self) -> None:
+        """Glue lane pieces shorter than MIN_LANE_LENGTH onto their one-to-one neighbour.
+
+        RoadRunner exports (Town03) cut connecting roads into laneSections a few
+        centimetres long; 313 of Town03's lanes would be slivers under 0.5 m. A sliver joins
+        its predecessor (or else its successor) when that link is the only one both ways
+        and both lie in the same junction (or both outside), so lengths, seams and junction
+        membership stay right. Slivers with branching links are kept as they are.
+        """
+        lanes, alias = self.lanes, {}
+        for i, lane in enumerate(lanes):
+            if lane.length >= MIN_LANE_LENGTH:
+                continue
+            before = lane.predecessors[0] if len(lane.predecessors) == 1 else -1
+            after = lane.successors[0] if len(lane.successors) == 1 else -1
+            if before not in (-1, i) and lanes[before].successors == [i] and lanes[before].junction == lane.junction:
+                host = lanes[before]
+                host.centre = np.concatenate([host.centre, lane.centre[1:]])
+                host.width = np.concatenate([host.width, lane.width[1:]])
+                host.successors = lane.successors
+                for j in lane.successors:
+                    lanes[j].predecessors = sorted(before if k == i else k for k in lanes[j].predecessors)
+                alias[i] = before
+            elif after not in (-1, i) and lanes[after].predecessors == [i] and lanes[after].junction == lane.junction:
+                host = lanes[after]
+                host.centre = np.concatenate([lane.centre[:-1], host.centre])
+                host.width = np.concatenate([lane.width[:-1], host.width])
+                host.predecessors = lane.predecessors
+                for j in lane.predecessors:
+                    lanes[j].successors = sorted(after if k == i else k for k in lanes[j].successors)
+                alias[i] = after
+        if alias:
+            self._renumber(alias)
+
+    def _renumber(self, alias: dict[int, int]) -> None:
+        """Drop absorbed lanes; every reference to one now names the lane that took it in."""
+        def host(i):
+            while i in alias:
+                i = alias[i]
+            return i
+        kept = [i for i in range(len(self.lanes)) if i not in alias]
+        new = {old: n for n, old in enumerate(kept)}
+        for i in kept:
+            lane = self.lanes[i]
+            lane.successors = sorted({new[host(j)] for j in lane.successors})
+            lane.predecessors = sorted({new[host(j)] for j in lane.predecessors})
+        self.lane_index = {key: new[host(i)] for key, i in self.lane_index.items()}
+        self.forward = [self.forward[i] for i in kept]
+        self.home = [self.home[i] for i in kept]
+        self.lanes = [self.lanes[i] for i in kept]
 
     def _exits_at(self, lane: int, end: str) -> bool:
         return (end == "end") == self.forward[lane]
@@ -238,7 +293,7 @@ class _Builder:
     # -- neighbours, junctions, boundaries -------------------------------------------------
 
     def _set_neighbours(self) -> None:
-        for (rid, k, lid), i in self.lane_index.items():
+        for i, (rid, k, lid) in enumerate(self.home):
             # Left of travel is +t when running along s, so towards higher ids.
             step = 1 if self.forward[i] else -1
             for attr, direction in (("left", step), ("right", -step)):
@@ -246,7 +301,7 @@ class _Builder:
                 if other == 0:
                     other += direction  # lane 0 has no width: lanes 1 and -1 touch
                 j = self.lane_index.get((rid, k, other))
-                if j is not None and self.forward[j] == self.forward[i]:
+                if j is not None and j != i and self.forward[j] == self.forward[i]:
                     setattr(self.lanes[i], attr, j)
 
     def _junctions(self) -> list[Junction]:

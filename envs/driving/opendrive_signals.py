@@ -5,7 +5,7 @@ pedestrian lights (type 1000002) and static signs are skipped, and so are `<obje
 
 Controlled lanes, first rule that finds any:
 1. `<signalReference>`s to the light on connecting roads name junction lanes (by
-   orientation and validity); the light stops the lanes that feed them.
+   validity, else orientation); the light stops the lanes that feed them.
 2. The light's own placement (or a reference on an ordinary road): the lanes of that
    road running in the direction of its `orientation` ("+": along s, "-": against s,
    "none": both), limited by `<validity>`, that enter a junction at their end.
@@ -93,15 +93,15 @@ def _directions(orientation: str) -> tuple[bool, ...]:
 def _road_lanes(builder, road, element, forward_wanted) -> list[int]:
     """Driving lanes of the road, any section, in the wanted directions and validity range."""
     valid = _valid_ids(builder.src, element, road)
-    out = []
+    out = set()
     for k in range(len(road.sections)):
         for lid in road.sections[k].lanes:
             i = builder.lane_index.get((road.id, k, lid))
             if i is None or builder.forward[i] not in forward_wanted:
                 continue
             if valid is None or valid[0] <= lid <= valid[1]:
-                out.append(i)
-    return out
+                out.add(i)
+    return sorted(out)
 
 
 def _enters_junction(builder, i: int) -> bool:
@@ -135,6 +135,8 @@ def _lanes_from_references(builder, refs) -> list[int]:
     out: set[int] = set()
     for road, ref in refs:
         directions = _directions(ref.get("orientation", "none"))
+        if _valid_ids(builder.src, ref, road) is not None:
+            directions = (True, False)  # the lanes are named; CARLA's orientations contradict them
         if road.junction == "-1":
             out.update(_lanes_from_placement(builder, road, ref))
             continue
