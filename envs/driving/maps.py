@@ -31,7 +31,9 @@ def load_map(name_or_path) -> RoadMap:
     if key.endswith(".json"):
         try:
             module = importlib.import_module("trackfield.driving.map_json")
-        except ModuleNotFoundError:
+        except ModuleNotFoundError as e:
+            if e.name != "trackfield.driving.map_json":
+                raise
             raise MapError(f"{key}: JSON maps need trackfield.driving.map_json, which is not installed") from None
         return module.load_map_json(key)
     raise MapError(f"unknown map {key!r}: choose one of {', '.join(sorted(PACKAGED))}, "

@@ -62,6 +62,17 @@ def load_opendrive(path_or_text, name: str | None = None, signals: str = "auto")
     return roadmap
 
 
+def reference_pieces(path_or_text) -> dict[str, list[tuple[tuple[float, float, float], tuple[float, float, float]]]]:
+    """Per road, each plan-view piece's declared start pose and computed end pose (x, y, hdg).
+
+    A file is consistent when every piece ends where the next one is declared to start;
+    the tests use this to check the geometry evaluation (spirals and cubics included).
+    """
+    src = Source(path_or_text)
+    return {rid: [((p.x, p.y, p.hdg), p.end_pose()) for p in road.reference.pieces]
+            for rid, road in read_roads(src).items()}
+
+
 @dataclass
 class SectionShape:
     """Samples of one laneSection: reference poses and each lane's edge offsets t."""
