@@ -127,6 +127,11 @@ class _Builder:
         for road in self.roads.values():
             if road.junction != "-1" and road.junction not in self.junction_index:
                 raise self.src.error(road.element, f"junction {road.junction} is not defined", road.id)
+            for link in (road.predecessor, road.successor):
+                if link is not None and link.kind == "junction" and link.target not in self.junction_index:
+                    raise self.src.error(link.element, f"link to unknown junction {link.target}", road.id)
+                if link is not None and link.kind == "road":
+                    self._road(link.target, link.element)
             for k, section in enumerate(road.sections):
                 self.shapes[road.id, k] = shape = section_shape(self.src, road, section)
                 self._add_lanes(road, k, section, shape)

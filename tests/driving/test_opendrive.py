@@ -168,6 +168,47 @@ def test_a_road_chain_links_lanes_in_the_direction_of_travel():
     assert m.lanes[index["2 section 0 lane -1"]].predecessors == [index["1 section 0 lane -1"]]
 
 
+def test_poly3_follows_its_cubic():
+    # v = 0.01 u^2 from the origin heading +x; the piece ends where the arc length runs out.
+    u = np.linspace(0.0, 60.0, 600001)
+    arc = np.concatenate([[0.0], np.cumsum(np.hypot(np.diff(u), np.diff(0.01 * u**2)))])
+    length = 50.0
+    u_end = float(np.interp(length, arc, u))
+    (_, end), = reference_pieces(xodr(road_xml(length=length, shape='<poly3 a="0" b="0" c="0.01" d="0"/>')))["1"]
+    assert end[:2] == pytest.approx((u_end, 0.01 * u_end**2), abs=1e-3)
+    assert end[2] == pytest.approx(np.arctan(0.02 * u_end), abs=1e-5)
+
+
+def tiny_junction(signal=""):
+    """Road 1 (x 0..100) into junction 10 through connecting road 2 (x 100..110) onto road 3."""
+    linked = '<link><predecessor id="{0}"/><successor id="{0}"/></link>'
+    lanes = dict(left=(lane_xml(1, extra=linked.format(1)),), right=(lane_xml(-1, extra=linked.format(-1)),))
+    road1 = road_xml("1", link='<link><successor elementType="junction" elementId="10"/></link>',
+                     extra=f"<signals>{signal}</signals>" if signal else "", **lanes)
+    road2 = road_xml("2", length=10.0, x=100.0, junction="10", left=(), right=(lane_xml(-1, extra=linked.format(-1)),),
+                     link='<link><predecessor elementType="road" elementId="1" contactPoint="end"/>'
+                          '<successor elementType="road" elementId="3" contactPoint="start"/></link>')
+    road3 = road_xml("3", x=110.0, link='<link><predecessor elementType="junction" elementId="10"/></link>', **lanes)
+    junction = ('<junction id="10" name=""><connection id="0" incomingRoad="1" connectingRoad="2" '
+                'contactPoint="start"><laneLink from="-1" to="-1"/></connection></junction>')
+    return xodr(road1, road2, road3, junction)
+
+
+def test_junction_lanes_link_through_and_a_light_stops_the_lane_entering():
+    light = '<signal id="5" s="98" t="-4" orientation="+" dynamic="yes" type="1000001" zOffset="3"/>'
+    m = load_opendrive(tiny_junction(light))
+    index = {" ".join(lane.source.split()[2:]): i for i, lane in enumerate(m.lanes)}
+    entering, inside, leaving = index["1 section 0 lane -1"], index["2 section 0 lane -1"], index["3 section 0 lane -1"]
+    assert m.lanes[entering].successors == [inside] and m.lanes[inside].successors == [leaving]
+    assert m.lanes[inside].junction == 0 and m.junctions[0].lanes == [inside] and m.junctions[0].legs == 1
+    (signal,) = m.signals
+    assert signal.lanes == [entering] and signal.junction == 0
+    np.testing.assert_allclose(signal.position, [98.0, -4.0, 3.0])
+    np.testing.assert_allclose(signal.stop_line, [[100.0, -3.5], [100.0, 0.0]], atol=1e-9)
+    # a one-leg junction gets no generated light
+    assert load_opendrive(tiny_junction(), signals="generate").signals == []
+
+
 # -- bad input ----------------------------------------------------------------------------
 
 def test_malformed_xml_names_the_line():
@@ -192,6 +233,14 @@ def test_a_link_to_an_unknown_road_names_it():
     text = xodr(road_xml(link=link, right=(lane_xml(-1, extra=linked),)))
     with pytest.raises(MapError, match=r":4: link to unknown road 99"):
         load_opendrive(text)
+
+
+def test_a_link_to_an_unknown_junction_or_lane_names_it():
+    with pytest.raises(MapError, match=r"road 1: link to unknown junction 11"):
+        load_opendrive(tiny_junction().replace('elementType="junction" elementId="10"/></link>',
+                                               'elementType="junction" elementId="11"/></link>', 1))
+    with pytest.raises(MapError, match=r"link to unknown lane -4 of road 2"):
+        load_opendrive(tiny_junction().replace('<laneLink from="-1" to="-1"/>', '<laneLink from="-1" to="-4"/>'))
 
 
 def test_missing_attributes_and_files_raise_map_errors():
