@@ -23,10 +23,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from trackfield.driving.opendrive_geometry import resample, sample_positions
+from trackfield.driving.opendrive_signals import read_file_signals
 from trackfield.driving.opendrive_xml import (
     DEFAULT_SPEED, JunctionRecord, RoadRecord, SectionRecord, Source, read_junctions, read_roads,
 )
 from trackfield.driving.roadmap import MAX_POINT_SPACING, Boundary, Junction, Lane, MapError, RoadMap
+from trackfield.driving.signals import generate_signals
 
 DRIVING_TYPES = frozenset({"driving", "entry", "exit", "onRamp", "offRamp", "bidirectional"})
 BOUNDARY_KINDS = {"sidewalk": "sidewalk", "shoulder": "shoulder", "border": "border", "median": "median",
@@ -51,9 +53,6 @@ def load_opendrive(path_or_text, name: str | None = None, signals: str = "auto")
     junctions = read_junctions(src)
     builder = _Builder(src, roads, junctions)
     roadmap = builder.build()
-    # Imported here: the signal modules use the builder's tables and the stop-line helper.
-    from trackfield.driving.opendrive_signals import read_file_signals
-    from trackfield.driving.signals import generate_signals
     if signals in ("file", "auto"):
         roadmap.signals = read_file_signals(builder)
     if signals == "generate" or (signals == "auto" and not roadmap.signals):
@@ -258,6 +257,7 @@ class _Builder:
                         if k < last:
                             yield (road.id, k, lid, "end"), self._lane_end(road, k + 1, target, "start", lane.element)
                         elif road.successor is not None and road.successor.kind == "road":
+                            # (into a junction the lane's own link is ambiguous: laneLinks say)
                             yield (road.id, k, lid, "end"), self._linked_end(road.successor, target, road)
                     for target in lane.predecessors:
                         if k > 0:

@@ -349,6 +349,13 @@ def test_town03_roundabout_lanes_are_concentric_with_its_ring():
 
 
 @needs_shared
+@pytest.mark.parametrize("name, low, high", [("e6mini", -3.1, 2.4), ("Town03", -0.8, 8.5)])
+def test_lanes_follow_the_elevation_profile(name, low, high):
+    z = np.concatenate([lane.centre[:, 2] for lane in shared(name).lanes])
+    assert z.min() == pytest.approx(low, abs=0.1) and z.max() == pytest.approx(high, abs=0.1)
+
+
+@needs_shared
 def test_the_shared_towns_load_quickly_enough():
     import time
     start = time.perf_counter()
