@@ -95,6 +95,7 @@ ONE_WAY_FRACTION = 0.12  # share of eligible local edges made one-way
 BEND_FRACTION = 0.35     # share of edges that bend
 RING_RADIUS = 18.0       # m, roundabout ring lane centre
 RING_WIDTH = 4.5         # m
+TURN_RADIUS = 6.0        # m, least radius of a right turn at a junction
 LOOP_RADIUS = 9.0        # m, dead-end turning loop lane centre
 LOOP_NECK = 10.0         # m from the road's end to where the loop reaches its widest
 TURN_SPEED_MIN = 4.0     # m/s
@@ -335,12 +336,28 @@ def make_one_way(rng, plan: TownPlan) -> None:
         if made >= target:
             break
         road = eligible[i]
+        if rng.random() < 0.5:
+            road.a, road.b = road.b, road.a
         two_way = [r for r in plan.roads if not r.one_way and r is not road]
-        if connected(len(plan.nodes), two_way):
+        if connected(len(plan.nodes), two_way) and ways_in_and_out(plan, road):
             road.one_way = True
-            if rng.random() < 0.5:
-                road.a, road.b = road.b, road.a
             made += 1
+
+
+def ways_in_and_out(plan: TownPlan, candidate: Road) -> bool:
+    """Whether, with `candidate` one-way from a to b, both its nodes keep two roads to
+    leave by and two to arrive by (else a lane arriving there could only turn back)."""
+    for v in (candidate.a, candidate.b):
+        ways_out = ways_in = 0
+        for r in plan.roads:
+            if v not in (r.a, r.b):
+                continue
+            one_way = r.one_way or r is candidate
+            ways_out += (not one_way) or r.a == v
+            ways_in += (not one_way) or r.b == v
+        if ways_out < 2 or ways_in < 2:
+            return False
+    return True
 
 
 # ---------------------------------------------------------------------------------------
@@ -527,10 +544,13 @@ class TownBuilder:
                     if theta > math.radians(150):
                         continue
                     h_self, h_other = roads[k].half_width, roads[m].half_width
-                    corner = (h_other + h_self * math.cos(theta)) / math.sin(theta)
                     if len(ids) == 2:
-                        corner = (max(h_self, h_other) + margin) / math.tan(theta / 2)
-                    need = max(need, corner + (margin if len(ids) > 2 else 0.0))
+                        need = max(need, (max(h_self, h_other) + margin) / math.tan(theta / 2))
+                        continue
+                    corner = (h_other + h_self * math.cos(theta)) / math.sin(theta)
+                    # a right turn between these legs has a radius of about TURN_RADIUS
+                    fillet = (TURN_RADIUS + max(h_self, h_other) - 1.5) / math.tan(theta / 2)
+                    need = max(need, corner + margin, fillet)
                 out[(i, v)] = need
         return out
 
