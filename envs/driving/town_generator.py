@@ -95,7 +95,7 @@ ONE_WAY_FRACTION = 0.12  # share of eligible local edges made one-way
 BEND_FRACTION = 0.35     # share of edges that bend
 RING_RADIUS = 18.0       # m, roundabout ring lane centre
 RING_WIDTH = 4.5         # m
-TURN_RADIUS = 6.0        # m, least radius of a right turn at a junction
+TURN_RADIUS = 8.0        # m, about the least radius of a right turn at a junction
 LOOP_RADIUS = 9.0        # m, dead-end turning loop lane centre
 LOOP_NECK = 10.0         # m from the road's end to where the loop reaches its widest
 TURN_SPEED_MIN = 4.0     # m/s
@@ -159,8 +159,8 @@ def generate_town(seed: int, size: str = "small", *, target_km: float | None = N
         raise ValueError(f"size must be one of {sorted(SIZES)}, got {size!r}")
     spec = SIZES[size]
     if target_km is not None:
-        if not 2.0 <= target_km <= 60.0:
-            raise ValueError(f"target_km must be in [2, 60], got {target_km!r}")
+        if not 3.0 <= target_km <= 60.0:
+            raise ValueError(f"target_km must be in [3, 60], got {target_km!r}")
         spec = size_for_target(target_km)
     roundabouts = spec.roundabouts
     if roundabout is not None:
@@ -183,7 +183,9 @@ def generate_town(seed: int, size: str = "small", *, target_km: float | None = N
 
 def size_for_target(target_km: float) -> TownSize:
     """Grid and feature counts for a town of `target_km` km of lanes."""
-    nodes = max(9.0, target_km / 0.6)          # about 0.6 km of lanes per grid node
+    # about 0.6 km of lanes per grid node in small towns; bigger towns have more
+    # multi-lane roads, so more lane-km per node
+    nodes = max(9.0, target_km / (0.55 + 0.006 * target_km))
     nx = max(3, int(round(math.sqrt(nodes))))
     ny = max(3, int(math.ceil(nodes / nx)))
     interior = (nx - 2) + (ny - 2)

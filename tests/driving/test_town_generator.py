@@ -74,7 +74,7 @@ def test_seams_close_and_smooth(towns, size):
     seams = seam_gaps_and_turns(towns[size])
     assert seams[:, 0].max() <= SEAM_TOLERANCE
     # the polyline turns at a seam as much as it does between any two points of a tight
-    # turn (a 6 m radius over 0.3-0.9 m segments): a few degrees, never a kink
+    # turn (an 8 m radius over 0.3-0.9 m segments): a few degrees, never a kink
     assert seams[:, 1].max() < 8.0
     assert np.percentile(seams[:, 1], 95) < 3.0
 
