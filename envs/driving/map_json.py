@@ -46,7 +46,8 @@ points are an error.
 - boundary: `{"points": [[x, y(, z)], ...], "kind": "edge"}`; `kind` is one of `edge`,
   `median`, `sidewalk`, `shoulder`, `border` (default `edge`); optional `source`.
 - junction: `{"lanes": [ids of the connecting lanes inside it], "legs": roads meeting
-  there}`; optional `source`.
+  there}`; optional `source` and `kind` (`junction`, default, or `roundabout`:
+  generated lights skip roundabouts).
 - signal: `{"position": [x, y(, z)], "stop_line": [[x0, y0], [x1, y1]], "lanes": [ids of
   the lanes whose end it controls], "group": 0, "junction": 0}`; lights of one group show
   the same colour; optional `source`.
@@ -110,7 +111,8 @@ TOP_KEYS = {"format", "version", "name", "lanes", "boundaries", "junctions", "si
 LANE_KEYS = {"centre", "width", "speed_limit", "successors", "predecessors", "left", "right",
              "junction", "source"}
 BOUNDARY_KEYS = {"points", "kind", "source"}
-JUNCTION_KEYS = {"lanes", "legs", "source"}
+JUNCTION_KEYS = {"lanes", "legs", "source", "kind"}
+JUNCTION_KINDS = ("junction", "roundabout")
 SIGNAL_KEYS = {"position", "stop_line", "lanes", "group", "junction", "source"}
 
 
@@ -243,8 +245,11 @@ class MapReader:
         legs = raw["legs"]
         if not _is_int(legs) or legs < 1:
             _fail(f"{key}.legs", f"must be a positive integer, got {legs!r}")
+        kind = raw.get("kind", "junction")
+        if kind not in JUNCTION_KINDS:
+            _fail(f"{key}.kind", f"{kind!r} is not one of {', '.join(JUNCTION_KINDS)}")
         return Junction(self.lane_ids(raw["lanes"], f"{key}.lanes"), legs,
-                        self.text(raw.get("source", ""), f"{key}.source"))
+                        self.text(raw.get("source", ""), f"{key}.source"), kind)
 
     def signal(self, raw, key: str) -> Signal:
         self.check_object(raw, key, SIGNAL_KEYS,
@@ -379,7 +384,7 @@ def map_to_dict(roadmap: RoadMap) -> dict:
         "lanes": [_lane_dict(lane) for lane in roadmap.lanes],
         "boundaries": [{"points": _points(b.points), "kind": b.kind, "source": b.source}
                        for b in roadmap.boundaries],
-        "junctions": [{"lanes": list(j.lanes), "legs": j.legs, "source": j.source}
+        "junctions": [{"lanes": list(j.lanes), "legs": j.legs, "source": j.source, "kind": j.kind}
                       for j in roadmap.junctions],
         "signals": [{"position": np.asarray(s.position, dtype=float).tolist(),
                      "stop_line": np.asarray(s.stop_line, dtype=float)[:, :2].tolist(),

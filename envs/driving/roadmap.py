@@ -75,6 +75,7 @@ class Junction:
     lanes: list[int]              # connecting lanes inside the junction
     legs: int                     # roads meeting here
     source: str = ""
+    kind: str = "junction"        # junction | roundabout (roundabouts get no generated lights)
 
 
 @dataclass

@@ -65,11 +65,11 @@ def generate_signals(roadmap: RoadMap) -> None:
     the road they come from (lane ends parallel within 30 degrees and within 15 m); each
     group gets one light whose stop line spans the group's lane ends, in a group of its
     own, so the approaches of one junction take turns. Junctions with 1 or 2 legs (bends,
-    merges) get no lights. Sets `roadmap.signals_generated`.
+    merges) and roundabouts (`Junction.kind`) get no lights. Sets `roadmap.signals_generated`.
     """
     signals = []
     for j, junction in enumerate(roadmap.junctions):
-        if junction.legs < 3:
+        if junction.legs < 3 or junction.kind == "roundabout":
             continue
         for lanes in approaches(roadmap, entering_lanes(roadmap, j)):
             members = [roadmap.lanes[i] for i in lanes]

@@ -38,8 +38,8 @@ under 4 m/s). The ring is 4.5 m wide.
 Boundaries: each road's two outer edges and, on arterials, its median line; the turning
 loops' edges and the roundabout island. Nothing inside junctions (corners are open), and
 the line between opposite directions of an undivided road is no boundary (it is the left
-edge of the leftmost lane). Signals are left empty: `generate_signals` adds them later;
-`Junction.legs` is the number of roads meeting there.
+edge of the leftmost lane). Lights come from `generate_signals` (one per approach at
+T and 4-way junctions, none at roundabouts); `Junction.legs` is the number of roads meeting there.
 
 The same seed and arguments give bit-identical arrays (numpy PCG64, no other source of
 randomness). Sizes: small about 6 km of lanes, medium about 15 km, large about 32 km.
@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from trackfield.driving.signals import generate_signals
 from trackfield.driving.roadmap import (MAX_POINT_SPACING, Boundary, Junction, Lane, RoadMap,
                                         resample_polyline)
 
@@ -147,12 +148,20 @@ class TownPlan:
 # Public entry point
 
 def generate_town(seed: int, size: str = "small", *, target_km: float | None = None,
-                  roundabout: bool | None = None, name: str | None = None) -> RoadMap:
+                  roundabout: bool | None = None, name: str | None = None, signals: bool = True) -> RoadMap:
     """A town of about `target_km` km of lanes (default: the size's, see `SIZES`).
 
     `roundabout` forces at least one roundabout on (True) or none (False); by default
-    medium and large towns have them and small ones do not.
+    medium and large towns have them and small ones do not. `signals` places lights with
+    `generate_signals` (junctions of 3 or more legs, roundabouts excepted).
     """
+    town = _generate_town(seed, size, target_km, roundabout, name)
+    if signals:
+        generate_signals(town)
+    return town
+
+
+def _generate_town(seed, size, target_km, roundabout, name) -> RoadMap:
     if not (isinstance(seed, (int, np.integer)) and seed >= 0):
         raise ValueError(f"seed must be a non-negative int, got {seed!r}")
     if size not in SIZES:
@@ -702,7 +711,7 @@ class TownBuilder:
     def build_roundabout(self, v: int, legs: list[Leg]) -> None:
         """One counter-clockwise ring lane, split into arcs where lanes enter and leave."""
         j = len(self.junctions)
-        junction = Junction([], len(legs), f"roundabout at node {v}")
+        junction = Junction([], len(legs), f"roundabout at node {v}", kind="roundabout")
         self.junctions.append(junction)
         centre = self.nodes[v]
         marks = []   # (angle, "exit" | "entry", leg)

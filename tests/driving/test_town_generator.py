@@ -145,7 +145,10 @@ def test_junction_kinds_dead_ends_and_lane_counts(towns):
         assert set(per_road.values()) <= {1, 2, 3}
         assert {s.split(" (")[1].split(")")[0] for s in per_road} >= ({"local", "collector"} | (
             {"arterial"} if size != "small" else set()))
-        assert not town.signals
+        lit = {s.junction for s in town.signals}
+        assert lit == {j for j, junction in enumerate(town.junctions)
+                       if junction.legs >= 3 and junction.kind != "roundabout"}
+        assert town.signals_generated
 
 
 def test_small_town_roundabout_flag_and_curved_roads():
