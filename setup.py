@@ -48,6 +48,7 @@ setup(
         "trackfield.core",
         "trackfield.football",
         "trackfield.racing",
+        "trackfield.driving",
         "trackfield.scenarios",
         "trackfield.scenarios.football",
         "trackfield.scenarios.racing",

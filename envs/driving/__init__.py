@@ -1,0 +1,25 @@
+"""trackfield's driving domain in the manner of GIGAFLOW: towns of lanes, lights and goals
+(OpenDRIVE, JSON or generated), many worlds of many jerk-actuated agents stepped in one C++
+call, reward-conditioned self-play.
+
+The maps land first: every source produces one `RoadMap` (lanes as polylines in their
+direction of travel, boundaries, junctions, lights), which the engine's map is built from.
+
+>>> from trackfield.driving import load_map, generate_town
+>>> town01 = load_map("Town01")            # CARLA's Town01, shipped with the package
+>>> len(town01.junctions), len(town01.signals)
+(12, 36)
+>>> town = generate_town(seed=0, size="small")
+>>> 4.0 <= town.lane_length / 1000 <= 8.0
+True
+"""
+from trackfield.driving.augment import augment_map, variants
+from trackfield.driving.map_json import load_map_json, save_map_json
+from trackfield.driving.maps import load_map
+from trackfield.driving.opendrive import load_opendrive
+from trackfield.driving.roadmap import Boundary, Junction, Lane, MapError, RoadMap, Signal
+from trackfield.driving.signals import generate_signals
+from trackfield.driving.town_generator import generate_town
+
+__all__ = ["Boundary", "Junction", "Lane", "MapError", "RoadMap", "Signal", "augment_map", "generate_signals",
+           "generate_town", "load_map", "load_map_json", "load_opendrive", "save_map_json", "variants"]
