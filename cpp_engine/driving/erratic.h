@@ -17,6 +17,7 @@
 #define TRACKFIELD_DRIVING_ERRATIC_H
 
 #include <cstdint>
+#include <type_traits>
 
 #include "common/rng.h"
 
@@ -42,6 +43,8 @@ struct ErraticState {
   float blind_left_s[kMaxAgents];  // > 0 while a blindness event runs
   float brake_left_s[kMaxAgents];  // > 0 while a braking event runs
 };
+
+static_assert(std::is_trivially_copyable<ErraticState>::value, "a world copies and snapshots this state");
 
 // Draws the world's shares and flags at reset; no events run yet.
 void reset_erratic(ErraticState& s, int num_agents, const ErraticConfig& cfg, Rng& rng);

@@ -21,6 +21,7 @@
 #define TRACKFIELD_DRIVING_LIGHTS_H
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "common/rng.h"
@@ -75,6 +76,8 @@ struct LightState {
   uint8_t light_removed[kMaxLights];
   uint8_t group_colour[kMaxLightGroups];  // LightColour, updated by advance_lights
 };
+
+static_assert(std::is_trivially_copyable<LightState>::value, "a world copies and snapshots its lights");
 
 // Draws the episode's durations, offsets, removals and stuck groups and sets the colours at t = 0.
 void reset_lights(LightState& s, const LightLayout& layout, const LightConfig& cfg, Rng& rng);

@@ -6,6 +6,8 @@
 #ifndef TRACKFIELD_DRIVING_REWARD_H
 #define TRACKFIELD_DRIVING_REWARD_H
 
+#include <type_traits>
+
 #include "common/rng.h"
 
 namespace trackfield::driving {
@@ -30,6 +32,8 @@ struct RewardParams {
   float reverse = 0.0f;           // U(2.5e-4, 7.5e-3)
   float stop_line = 0.0f;         // U(0, 1)
 };
+
+static_assert(std::is_trivially_copyable<RewardParams>::value, "stored per agent in a world");
 
 struct Range {
   float lo, hi;
