@@ -103,7 +103,10 @@ struct RewardInputs {
   bool collided = false;
   float collision_speed = 0.0f;  // relative speed at the collision (m/s)
   bool off_road = false;
-  float goal_distance = 1e9f;    // m, to the current goal
+  // m, to the current goal. The goal term pays on every step its condition holds: the caller
+  // moves to the next waypoint (or ends the agent's episode at the final goal) once it pays,
+  // so each goal pays once; the 30-s bound above counts on that.
+  float goal_distance = 1e9f;
   bool goal_is_waypoint = false; // false: the route's final goal
   bool stop_line_violation = false;
 };
