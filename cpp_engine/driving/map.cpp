@@ -107,7 +107,7 @@ void build_quads(Map& m) {
   m.quad_lane.resize(q_n), m.quad_point.resize(q_n);
   m.corner_x.resize(4 * q_n), m.corner_y.resize(4 * q_n);
   m.quad_z0.resize(q_n), m.quad_z1.resize(q_n), m.quad_tx.resize(q_n), m.quad_ty.resize(q_n);
-  m.quad_len.resize(q_n), m.quad_heading.resize(q_n);
+  m.quad_len.resize(q_n), m.quad_heading.resize(q_n), m.quad_reach.resize(q_n);
   int q = 0;
   for (int l = 0; l < m.lane_count; ++l) {
     const int64_t a = m.lane_offsets[l], b = m.lane_offsets[l + 1];
@@ -135,8 +135,12 @@ void build_quads(Map& m) {
                             m.px[i] + nx[0] * hw0};
       const double cy[4] = {m.py[i] - ny[0] * hw0, m.py[i + 1] - ny[1] * hw1, m.py[i + 1] + ny[1] * hw1,
                             m.py[i] + ny[0] * hw0};
-      for (int k = 0; k < 4; ++k)
+      double reach = 0.0;
+      for (int k = 0; k < 4; ++k) {
         m.corner_x[4 * q + k] = static_cast<float>(cx[k]), m.corner_y[4 * q + k] = static_cast<float>(cy[k]);
+        reach = std::max(reach, std::hypot(cx[k] - 0.5 * (m.px[i] + m.px[i + 1]), cy[k] - 0.5 * (m.py[i] + m.py[i + 1])));
+      }
+      m.quad_reach[q] = static_cast<float>(reach) + kSeamTolerance + 1e-3f;
     }
   }
 }
@@ -228,6 +232,13 @@ struct Foot {
   float along, d, z;
 };
 
+// True when the foot (along, d) is too far from quad q's midpoint to be within the seam
+// tolerance of it: most of a cell's quads are rejected here without the polygon test.
+bool beyond_reach(const Map& m, int q, const Foot& f) {
+  const float a = f.along - 0.5f * m.quad_len[q];
+  return a * a + f.d * f.d > m.quad_reach[q] * m.quad_reach[q];
+}
+
 Foot foot_on_quad(const Map& m, int q, double x, double y) {
   const int p = m.quad_point[q];
   const float dx = static_cast<float>(x - m.px[p]), dy = static_cast<float>(y - m.py[p]);
@@ -285,7 +296,8 @@ bool point_on_road(const Map& m, double x, double y, double z) {
   const int c = grid_cell(m, fx, fy);
   for (int k = m.grid_start[c]; k < m.grid_start[c + 1]; ++k) {
     const int q = m.grid_quads[k];
-    if (std::fabs(static_cast<float>(z) - foot_on_quad(m, q, x, y).z) > kLocaliseZWindow) continue;
+    const Foot f = foot_on_quad(m, q, x, y);
+    if (beyond_reach(m, q, f) || std::fabs(static_cast<float>(z) - f.z) > kLocaliseZWindow) continue;
     if (quad_distance(m, q, fx, fy) <= kSeamTolerance) return true;
   }
   return false;
@@ -302,7 +314,7 @@ LanePos localise(const Map& m, double x, double y, double z, int hint_quad) {
     const Foot f = foot_on_quad(m, q, x, y);
     if (std::fabs(fz - f.z) > kLocaliseZWindow) continue;
     const float ad = std::fabs(f.d);
-    if (ad > best_abs_d || (ad == best_abs_d && q != hint_quad)) continue;
+    if (ad > best_abs_d || (ad == best_abs_d && q != hint_quad) || beyond_reach(m, q, f)) continue;
     if (quad_distance(m, q, fx, fy) > kSeamTolerance) continue;
     best = q, best_foot = f, best_abs_d = ad;
   }

@@ -64,6 +64,9 @@ struct Map {
   std::vector<float> quad_z0, quad_z1;    // z at the start and end of the quad
   std::vector<float> quad_tx, quad_ty;    // unit tangent of the centre segment
   std::vector<float> quad_len, quad_heading;
+  // Distance from the centre segment's midpoint to the farthest corner, plus the seam
+  // tolerance: points farther away skip the polygon test.
+  std::vector<float> quad_reach;
   // Static grid over quads: each quad is listed in every cell its box (grown by the seam
   // tolerance) touches, so a point's own cell holds every quad that can contain it.
   float grid_x0 = 0, grid_y0 = 0;
