@@ -27,6 +27,11 @@ double radius_on(const Box& b, const Frame& f, double ax, double ay) {
   return b.half_length * std::fabs(f.ux * ax + f.uy * ay) + b.half_width * std::fabs(-f.uy * ax + f.ux * ay);
 }
 
+void to_local(const Frame& f, double x, double y, double* out) {
+  const double dx = x - f.cx, dy = y - f.cy;
+  out[0] = f.ux * dx + f.uy * dy, out[1] = -f.uy * dx + f.ux * dy;
+}
+
 Box box_at(const CollisionInput& in, int i, bool end) {
   return end ? Box{in.x1[i], in.y1[i], in.heading1[i], 0.5 * in.length[i], 0.5 * in.width[i]}
              : Box{in.x0[i], in.y0[i], in.heading0[i], 0.5 * in.length[i], 0.5 * in.width[i]};
@@ -56,13 +61,10 @@ bool boxes_overlap(const Box& a, const Box& b) {
   return true;
 }
 
-// Slab test in the box's own frame.
-bool segment_hits_box(double px, double py, double qx, double qy, const Box& b) {
-  const Frame f = frame_of(b);
-  const double rx = px - f.cx, ry = py - f.cy, sx = qx - f.cx, sy = qy - f.cy;
-  const double p[2] = {f.ux * rx + f.uy * ry, -f.uy * rx + f.ux * ry};
-  const double q[2] = {f.ux * sx + f.uy * sy, -f.uy * sx + f.ux * sy};
-  const double half[2] = {b.half_length, b.half_width};
+// Slab test.
+bool segment_hits_local_box(double px, double py, double qx, double qy, double half_length,
+                            double half_width) {
+  const double p[2] = {px, py}, q[2] = {qx, qy}, half[2] = {half_length, half_width};
   double t0 = 0.0, t1 = 1.0;
   for (int a = 0; a < 2; ++a) {
     const double d = q[a] - p[a];
@@ -80,14 +82,16 @@ bool segment_hits_box(double px, double py, double qx, double qy, const Box& b) 
 
 bool pair_collides(const Box& a0, const Box& a1, const Box& b0, const Box& b1) {
   if (boxes_overlap(a0, b0) || boxes_overlap(a1, b1)) return true;
-  const Box* moving[2][3] = {{&a0, &a1, &b1}, {&b0, &b1, &a1}};  // (from, to, other at t + 1)
-  for (const auto& m : moving) {
-    const Frame f0 = frame_of(*m[0]), f1 = frame_of(*m[1]);
+  const Box* pairs[2][4] = {{&a0, &a1, &b0, &b1}, {&b0, &b1, &a0, &a1}};  // moving at t, t + 1; other at t, t + 1
+  for (const auto& m : pairs) {
+    const Frame f0 = frame_of(*m[0]), f1 = frame_of(*m[1]), g0 = frame_of(*m[2]), g1 = frame_of(*m[3]);
     for (int k = 0; k < 4; ++k) {
-      double px, py, qx, qy;
+      double px, py, qx, qy, lp[2], lq[2];
       corner(*m[0], f0, k, px, py);
       corner(*m[1], f1, k, qx, qy);
-      if (segment_hits_box(px, py, qx, qy, *m[2])) return true;
+      to_local(g0, px, py, lp);
+      to_local(g1, qx, qy, lq);
+      if (segment_hits_local_box(lp[0], lp[1], lq[0], lq[1], m[2]->half_length, m[2]->half_width)) return true;
     }
   }
   return false;
@@ -107,10 +111,13 @@ void detect_collisions(const CollisionInput& in, CollisionScratch& s, uint8_t* c
   spatial_hash_rebuild(s.hash, s.hx.data(), s.hy.data(), n);
   for (int i = 0; i < n; ++i) {
     const Box a0 = box_at(in, i, false), a1 = box_at(in, i, true);
-    // Any colliding partner's end centre lies within both agents' reaches (collision.h).
+    // A colliding partner's end centre lies within the sum of both agents' reaches (half
+    // diagonal + travel). In the other box's rotating frame a corner moves along a chord,
+    // which comes no nearer the centre than r cos(d_heading / 2): the 10 % margin covers
+    // heading changes up to 0.8 rad a step (the steering limits allow far less).
     const double reach = 0.5 * std::hypot(in.length[i], in.width[i]) +
                          std::hypot(in.x1[i] - in.x0[i], in.y1[i] - in.y0[i]);
-    const float radius = static_cast<float>(reach + max_reach) + 1e-3f;
+    const float radius = static_cast<float>(1.1 * (reach + max_reach)) + 1e-3f;
     spatial_hash_query(s.hash, s.hx.data(), s.hy.data(), s.hx[i], s.hy[i], radius, [&](int j, float) {
       if (j <= i || std::fabs(in.z[i] - in.z[j]) > kCollisionHeight) return;
       if (!pair_collides(a0, a1, box_at(in, j, false), box_at(in, j, true))) return;

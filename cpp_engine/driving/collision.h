@@ -2,9 +2,12 @@
 //
 // Two boxes collide in a step when they overlap at its start or end, or when a corner of
 // either, moving in a straight line from its pose at t to its pose at t + 1, crosses the
-// other box at t + 1: GIGAFLOW's corner paths, which catch boxes that pass through each
-// other within one step (two cars head-on at 20 m/s each move 6 m per 0.3 s step). The
-// overlap at the end of the step is our addition: it costs little and catches two thin
+// other box: GIGAFLOW's corner paths, which catch boxes that pass through each other within
+// one step (two cars head-on at 20 m/s each move 6 m per 0.3 s step). The corner path is
+// taken in the other box's own frame (the corner's offset from that box at t, then at
+// t + 1): in the world frame a car's rear corners sweep through the place where the car
+// following it ends up, so every car following closer than one step's travel would collide.
+// The overlap at the end of the step is our addition: it costs little and catches two thin
 // boxes crossing like a plus sign, where no corner is inside the other box.
 //
 // Candidates come from a per-step uniform hash of the end positions with cells at least
@@ -50,8 +53,9 @@ void collision_scratch_init(CollisionScratch& scratch, int capacity, float min_x
 // Separating-axis test of two boxes (touching counts as overlap).
 bool boxes_overlap(const Box& a, const Box& b);
 
-// True when segment p -> q meets box b.
-bool segment_hits_box(double px, double py, double qx, double qy, const Box& b);
+// True when segment p -> q meets the box [-half_length, half_length] x [-half_width, half_width].
+bool segment_hits_local_box(double px, double py, double qx, double qy, double half_length,
+                            double half_width);
 
 // The pair rule above for boxes a and b at t (a0, b0) and t + 1 (a1, b1).
 bool pair_collides(const Box& a0, const Box& a1, const Box& b0, const Box& b1);
