@@ -5,6 +5,7 @@ namespace py = pybind11;
 
 namespace trackfield::bindings {
 void bind_common(py::module_& m);
+void bind_driving(py::module_& m);
 void bind_football(py::module_& m);
 void bind_probe(py::module_& m);
 void bind_racing(py::module_& m);
@@ -22,6 +23,8 @@ PYBIND11_MODULE(_engine, m) {
   trackfield::bindings::bind_racing(racing);
   trackfield::bindings::bind_racing_car(racing);
   trackfield::bindings::bind_racing_batch(racing);
+  auto driving = m.def_submodule("driving", "the driving engine (maps, bicycle dynamics, collisions)");
+  trackfield::bindings::bind_driving(driving);
   auto probe = m.def_submodule("probe", "a minimal domain that exercises the shared batch (tests only)");
   trackfield::bindings::bind_probe(probe);
 }
