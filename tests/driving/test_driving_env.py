@@ -122,3 +122,23 @@ def test_docstring_observation_table_matches_the_engine_field_table():
     assert sum(int(np.prod(s)) for s in fields.values()) == 336
     names = re.findall(r"^\s*\| (\w+) \| [^|]+ \| [^|]+ \|$", DrivingEnv.__doc__.split("## Rewards")[1].split("##")[0], re.M)
     assert [n for n in names if n != "Component"] == list(_engine.driving.REWARD_COMPONENTS)
+
+
+def test_env_docstring_example_runs():
+    import doctest
+
+    import trackfield.driving.env as env_module
+
+    result = doctest.testmod(env_module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_info_holds_every_reward_component_and_the_alive_mask():
+    env = trackfield.vector.make("town_self_play", num_envs=2, agents=3)
+    env.reset(seed=0)
+    _, rewards, _, _, info = env.step(np.full((2, 150), 10))
+    components = info["reward_components"]
+    assert list(components) == list(_engine.driving.REWARD_COMPONENTS)
+    assert all(v.shape == (2, 150) for v in components.values())
+    assert np.allclose(sum(components.values()), rewards, atol=1e-5)
+    assert info["live"].shape == (2, 150) and info["live"][:, :3].any()
