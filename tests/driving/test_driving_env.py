@@ -142,3 +142,19 @@ def test_info_holds_every_reward_component_and_the_alive_mask():
     assert all(v.shape == (2, 150) for v in components.values())
     assert np.allclose(sum(components.values()), rewards, atol=1e-5)
     assert info["live"].shape == (2, 150) and info["live"][:, :3].any()
+
+
+def test_snapshot_restores_the_world_bit_for_bit():
+    env = trackfield.make("town_drive", agents=10)
+    env.reset(seed=7)
+    for t in range(5):
+        env.step(t % 12)
+    state = env.get_state()
+    after = [env.step(t % 12)[0] for t in range(10)]
+    env.reset(options={"state": state})
+    again = [env.step(t % 12)[0] for t in range(10)]
+    assert all(np.array_equal(a, b) for a, b in zip(after, again))
+    other = trackfield.make("town_drive", agents=11)
+    other.reset(seed=0)
+    with pytest.raises(ValueError):
+        other.set_state(state)
