@@ -28,6 +28,9 @@ def make(name: str, **config):
         from trackfield.racing.env import RacingEnv
 
         return RacingEnv(name, **config)
+    if domain == "driving":
+        from trackfield.driving.env import DrivingEnv
+        return DrivingEnv(name, **config)
     raise ValueError(f"no env for domain {domain!r}")
 
 
@@ -37,11 +40,15 @@ def make_vec(name: str, num_envs: int, num_threads: int | None = None, **config)
 
 
 def parallel_env(name: str, **config):
-    """A PettingZoo ParallelEnv: one agent per controlled player or car."""
+    """A PettingZoo ParallelEnv: one agent per controlled player, car or vehicle."""
     if domain_of(name) == "racing":
         from trackfield.racing.pettingzoo import RacingParallelEnv
 
         return RacingParallelEnv(name, **config)
+    if domain_of(name) == "driving":
+        from trackfield.driving.pettingzoo import DrivingParallelEnv
+
+        return DrivingParallelEnv(name, **config)
     from trackfield.football.pettingzoo import FootballParallelEnv
 
     return FootballParallelEnv(name, **config)

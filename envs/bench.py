@@ -1,4 +1,4 @@
-"""Throughput benchmarks: ``python -m trackfield.bench [football|racing|rllib] [options]``.
+"""Throughput benchmarks: ``python -m trackfield.bench [football|racing|driving|rllib] [options]``.
 
 Measures env-steps/s through the public API with uniformly random actions (as GRF's
 figures in ../shared/GRF.md were measured): the single env loop (``trackfield.make``)
@@ -11,6 +11,8 @@ For football it then prints the fidelity table (``trackfield.football.fidelity``
 random-policy episode length and ending shares of every academy scenario, measured live,
 beside real GRF's stored figures (``--fidelity-episodes 0`` skips it).
 
+``python -m trackfield.bench driving`` prints slot-steps/s and live agent-steps/s per core of
+``town_self_play`` (see ``trackfield.driving.bench``).
 ``python -m trackfield.bench racing`` prints car-steps/s per core of the racing domain
 beside its peers and the issue's target, then the built-in AI's reference lap of every
 shipped track and of the shared TUM tracks (see ``trackfield.racing.bench``).
@@ -100,7 +102,7 @@ def bench_vector(scenario: str, representation: str, num_envs: int, threads: int
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m trackfield.bench", description=__doc__.split("\n")[0])
-    parser.add_argument("domain", nargs="?", default="football", choices=["football", "racing", "rllib"])
+    parser.add_argument("domain", nargs="?", default="football", choices=["football", "racing", "driving", "rllib"])
     parser.add_argument("--scenarios", nargs="+", default=["academy_empty_goal_close", "academy_3_vs_1_with_keeper"])
     parser.add_argument("--representations", nargs="+", default=["raw", "simple115v2", "smm", "pixels"])
     parser.add_argument("--envs", type=int, default=64, help="worlds in the vector env")
@@ -115,6 +117,11 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     if args.domain == "rllib":
         bench_rllib(args.scenarios[0], envs_per_runner=16, cores=args.threads, seconds=args.seconds * 4)
+        return
+    if args.domain == "driving":
+        from trackfield.driving import bench as driving_bench
+
+        driving_bench.main(args.seconds, args.envs, args.threads, _commit())
         return
     if args.domain == "racing":
         from trackfield.racing import bench as racing_bench

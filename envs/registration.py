@@ -7,6 +7,7 @@ import os
 import gymnasium
 
 from trackfield.football.scenarios import list_football_scenarios
+from trackfield.driving.scenarios import list_driving_scenarios
 from trackfield.racing.scenarios import list_racing_scenarios
 
 NAMESPACE = "trackfield"
@@ -26,6 +27,8 @@ def list_scenarios(domain: str | None = None) -> list[str]:
         names += list_football_scenarios()
     if domain in (None, "racing"):
         names += list_racing_scenarios()
+    if domain in (None, "driving"):
+        names += list_driving_scenarios()
     return names
 
 
@@ -37,6 +40,8 @@ def domain_of(name) -> str:
         return "football"
     if isinstance(name, str) and name in list_racing_scenarios():
         return "racing"
+    if isinstance(name, str) and name in list_driving_scenarios():
+        return "driving"
     raise ValueError(f"unknown scenario {name!r}; known: {', '.join(list_scenarios())} "
                      "(or pass a path to a scenario .py file)")
 
@@ -53,11 +58,13 @@ def _vector_entry(domain, scenario):
     return make_vector
 
 
-ENTRY_POINTS = {"football": "trackfield.football.env:FootballEnv", "racing": "trackfield.racing.env:RacingEnv"}
+ENTRY_POINTS = {"football": "trackfield.football.env:FootballEnv", "racing": "trackfield.racing.env:RacingEnv",
+                "driving": "trackfield.driving.env:DrivingEnv"}
 
 
 def register_all() -> None:
-    for domain, names in (("football", list_football_scenarios()), ("racing", list_racing_scenarios())):
+    for domain, names in (("football", list_football_scenarios()), ("racing", list_racing_scenarios()),
+                          ("driving", list_driving_scenarios())):
         for name in names:
             env_id = gym_id(name)
             if env_id in gymnasium.registry:

@@ -36,4 +36,7 @@ def make(name: str | None = None, num_envs: int | None = None, num_threads: int 
         from trackfield.racing.vector import RacingVectorEnv
 
         return RacingVectorEnv(name, num_envs, num_threads, **config)
+    if domain == "driving":
+        from trackfield.driving.vector import DrivingVectorEnv
+        return DrivingVectorEnv(name, num_envs, num_threads, **config)
     raise ValueError(f"no vector env for domain {domain!r}")

@@ -6,6 +6,7 @@ namespace py = pybind11;
 namespace trackfield::bindings {
 void bind_common(py::module_& m);
 void bind_driving(py::module_& m);
+void bind_driving_batch(py::module_& m);
 void bind_football(py::module_& m);
 void bind_probe(py::module_& m);
 void bind_racing(py::module_& m);
@@ -25,6 +26,7 @@ PYBIND11_MODULE(_engine, m) {
   trackfield::bindings::bind_racing_batch(racing);
   auto driving = m.def_submodule("driving", "the driving engine (maps, bicycle dynamics, collisions)");
   trackfield::bindings::bind_driving(driving);
+  trackfield::bindings::bind_driving_batch(driving);
   auto probe = m.def_submodule("probe", "a minimal domain that exercises the shared batch (tests only)");
   trackfield::bindings::bind_probe(probe);
 }

@@ -9,6 +9,8 @@
 #ifndef TRACKFIELD_DRIVING_BICYCLE_H
 #define TRACKFIELD_DRIVING_BICYCLE_H
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -56,10 +58,26 @@ struct BicycleParams {
 // Sizes every array for n agents at rest: a 4.5 m x 1.8 m car, all coefficients 1.
 void bicycle_resize(BicycleState& s, int n);
 
+// X(a): U(1/a, 1) or U(1, a), each with probability 1/2.
+inline float draw_dynamics_coefficient(Rng& rng, float a) {
+  return rng_uniform(rng) < 0.5f ? rng_range(rng, 1.0f / a, 1.0f) : rng_range(rng, 1.0f, a);
+}
+
 // Draws agent i's size and coefficients: length U(0.8, 7), width U(0.8, 3) capped at the
 // length, wheelbase 0.6 length, c_throttle, c_steer ~ X(1.25), c_acc, c_vel ~ X(1.5) with
 // X(a) = U(1/a, 1) or U(1, a), each with probability 1/2.
-void sample_vehicle(BicycleState& s, int i, Rng& rng);
+// A template over the state's storage: BicycleState (vectors, any size) and a driving
+// world's fixed arrays (trivially copyable, for snapshots) share one formula.
+template <typename State>
+void sample_vehicle(State& s, int i, Rng& rng) {
+  s.length[i] = rng_range(rng, kMinLength, kMaxLength);
+  s.width[i] = std::min(rng_range(rng, kMinWidth, kMaxWidth), s.length[i]);
+  s.wheelbase[i] = static_cast<float>(kWheelbaseRatio) * s.length[i];
+  s.c_throttle[i] = draw_dynamics_coefficient(rng, 1.25f);
+  s.c_steer[i] = draw_dynamics_coefficient(rng, 1.25f);
+  s.c_acc[i] = draw_dynamics_coefficient(rng, 1.5f);
+  s.c_vel[i] = draw_dynamics_coefficient(rng, 1.5f);
+}
 
 inline void decode_action(int action, float& j_long, float& j_lat) {
   j_long = kJerkLong[action / 3];
@@ -78,8 +96,49 @@ inline double snap(double value, int8_t& last) {
   return reversed ? 0.0 : value;
 }
 
-// One step of agent i with jerks (j_long, j_lat) over dt (the steps 1-4).
-void step_vehicle(BicycleState& s, int i, double j_long, double j_lat, double dt);
+inline double bicycle_clip(double x, double lo, double hi) { return std::min(std::max(x, lo), hi); }
+
+// One step of agent i with jerks (j_long, j_lat) over dt (the steps 1-4); a
+// template over the storage, like sample_vehicle.
+template <typename State>
+void step_vehicle(State& s, int i, double j_long, double j_lat, double dt) {
+  const double a_long0 = s.a_long[i], a_lat0 = s.a_lat[i], v0 = s.v[i], phi0 = s.phi[i];
+  const double l_wb = s.wheelbase[i];
+  // 1. accelerations
+  const double a_long = bicycle_clip(snap(a_long0 + s.c_throttle[i] * j_long * dt, s.sign_a_long[i]), kBrakeLimit,
+                             kThrottleLimit * s.c_acc[i]);
+  double a_lat = bicycle_clip(snap(a_lat0 + s.c_steer[i] * j_lat * dt, s.sign_a_lat[i]), -kLateralLimit, kLateralLimit);
+  // 2. speed (trapezoid in acceleration)
+  const double v = bicycle_clip(snap(v0 + 0.5 * (a_long + a_long0) * dt, s.sign_v[i]), kReverseSpeedLimit,
+                        kSpeedLimit * s.c_vel[i]);
+  // 3. steering towards the curvature a_lat asks for, rate- and angle-limited. The floor
+  // |k| >= eps keeps a tiny request from vanishing; a request of exactly 0 stays 0 (one
+  // deviation from the text, where sign(0) = +1 would turn it into +eps): a car told to
+  // go straight steers straight, and k = 0 takes the limit in step 4.
+  double k = a_lat / std::max(v * v, kCurvatureEps);
+  if (k != 0.0) k = (k > 0 ? 1.0 : -1.0) * std::max(std::fabs(k), kCurvatureEps);
+  const double phi_target = std::atan(k * l_wb);
+  const double max_dphi = kSteerRate * dt;
+  const double phi = bicycle_clip(phi0 + bicycle_clip(phi_target - phi0, -max_dphi, max_dphi), -kSteerMax, kSteerMax);
+  k = std::tan(phi) / l_wb;
+  a_lat = v * v * k;  // what the next step starts from
+  // 4. move along an arc of curvature k (body frame, then rotated into the world frame).
+  // dy = (1 - cos theta) / k is written 2 sin^2(theta / 2) / k: no cancellation at small theta.
+  const double dist = 0.5 * (v + v0) * dt;
+  double theta = 0.0, bx = dist, by = 0.0;
+  if (k != 0.0) {
+    theta = dist * k;
+    const double h = std::sin(0.5 * theta);
+    bx = std::sin(theta) / k;
+    by = 2.0 * h * h / k;
+  }
+  const double c = std::cos(s.heading[i]), sn = std::sin(s.heading[i]);
+  s.x[i] += c * bx - sn * by;
+  s.y[i] += sn * bx + c * by;
+  s.heading[i] = std::remainder(s.heading[i] + theta, 2.0 * M_PI);
+  s.v[i] = v, s.a_long[i] = a_long, s.a_lat[i] = a_lat, s.phi[i] = phi;
+  if (a_lat != 0.0) s.sign_a_lat[i] = a_lat > 0 ? 1 : -1;  // a_lat's value is the recomputed one
+}
 
 // Steps agents [begin, end): adds noise from `rng` when params.jerk_noise > 0 (two normals
 // per agent, in agent order), clips the jerks to the Box range, then step_vehicle.

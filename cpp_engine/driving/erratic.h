@@ -20,10 +20,9 @@
 #include <type_traits>
 
 #include "common/rng.h"
+#include "driving/limits.h"
 
 namespace trackfield::driving {
-
-constexpr int kMaxAgents = 150;
 
 struct ErraticConfig {
   float blind_share_max = 0.05f;

@@ -119,7 +119,7 @@ class BatchParallelEnv(ParallelEnv):
                 raise ValueError(f"action for agent {agent!r}, which is not in play; live agents: {self.agents}")
         acting = list(self.agents)
         eng = self._engine
-        values = np.tile(self._idle, (len(self.possible_agents), 1))  # slots not in play: idle
+        values = np.tile(self._idle, (eng.num_agents, 1))  # slots not in play: idle
         for agent in acting:
             if agent not in actions:
                 raise KeyError(f"no action for live agent {agent!r}; step() needs one for each of {acting}")

@@ -1,0 +1,173 @@
+// Binding of the driving batch: a map with its lights and spawn buffer (DriveMap), the
+// batch config, the flat observation's field table and the world's vehicles.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bindings/batch.h"
+#include "driving/batch.h"
+#include "driving/obs.h"
+#include "driving/spawn.h"
+#include "driving/step.h"
+
+namespace py = pybind11;
+
+namespace trackfield::bindings {
+
+namespace dr = trackfield::driving;
+
+namespace {
+
+using I32 = py::array_t<int32_t, py::array::c_style | py::array::forcecast>;
+using F64 = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+// Lights are given per light: its group, the group's junction, the stop line (a, b) and the
+// heading of the lanes it stops; lane_light maps each lane to the light stopping its end.
+std::shared_ptr<dr::DriveMap> make_drive_map(std::shared_ptr<dr::Map> map, I32 lane_light, I32 light_group,
+                                             I32 group_junction, F64 stop_lines, F64 light_heading, uint64_t seed) {
+  auto dm = std::make_shared<dr::DriveMap>();
+  dm->map = map;
+  const py::ssize_t lights = light_group.size();
+  if (lane_light.ndim() != 1 || lane_light.size() != map->lane_count)
+    throw py::value_error("lane_light: expected one entry per lane (" + std::to_string(map->lane_count) + ")");
+  if (stop_lines.ndim() != 3 || stop_lines.shape(0) != lights || stop_lines.shape(1) != 2 || stop_lines.shape(2) != 2)
+    throw py::value_error("stop_lines: expected shape (lights, 2, 2)");
+  if (light_heading.ndim() != 1 || light_heading.size() != lights)
+    throw py::value_error("light_heading: expected one entry per light");
+  dm->lane_light.assign(lane_light.data(), lane_light.data() + lane_light.size());
+  for (int32_t l : dm->lane_light)
+    if (l < -1 || l >= lights) throw py::value_error("lane_light: a light id is out of range");
+  dr::LightLayout& ly = dm->lights;
+  ly.light_group.assign(light_group.data(), light_group.data() + lights);
+  ly.group_junction.assign(group_junction.data(), group_junction.data() + group_junction.size());
+  ly.num_junctions = 0;
+  for (int j : ly.group_junction) ly.num_junctions = std::max(ly.num_junctions, j + 1);
+  const double* sl = stop_lines.data();
+  for (py::ssize_t k = 0; k < lights; ++k) {
+    ly.stop_line_a.push_back({static_cast<float>(sl[4 * k]), static_cast<float>(sl[4 * k + 1])});
+    ly.stop_line_b.push_back({static_cast<float>(sl[4 * k + 2]), static_cast<float>(sl[4 * k + 3])});
+    ly.lane_heading.push_back(static_cast<float>(light_heading.data()[k]));
+  }
+  dr::build_light_layout(ly);
+  dr::build_spawn_buffer(*dm, seed);
+  return dm;
+}
+
+}  // namespace
+
+void bind_driving_batch(py::module_& m) {
+  m.attr("MAX_AGENTS") = dr::kMaxAgents;
+  m.attr("MAX_STATIC_OBSTACLES") = dr::kMaxStaticObstacles;
+  py::list names;
+  for (const char* n : dr::kRewardComponentNames) names.append(n);
+  m.attr("REWARD_COMPONENTS") = names;
+  py::list conditioning;
+  for (const char* n : dr::kConditioningNames) conditioning.append(n);
+  m.attr("CONDITIONING") = conditioning;
+
+  py::class_<dr::DriveMap, std::shared_ptr<dr::DriveMap>>(m, "DriveMap",
+      "A map with its traffic-light layout and pre-drawn spawn buffer, shared by every world.")
+      .def(py::init(&make_drive_map), py::kw_only(), py::arg("map"), py::arg("lane_light"), py::arg("light_group"),
+           py::arg("group_junction"), py::arg("stop_lines"), py::arg("light_heading"), py::arg("seed") = 0)
+      .def_property_readonly("map", [](const dr::DriveMap& d) { return std::const_pointer_cast<dr::Map>(d.map); })
+      .def_property_readonly("num_lights", [](const dr::DriveMap& d) { return d.lights.num_lights(); })
+      .def_property_readonly("spawn_points", [](const dr::DriveMap& d) {
+        return py::make_tuple(py::array_t<int32_t>(static_cast<py::ssize_t>(d.spawn_lane.size()), d.spawn_lane.data()),
+                              py::array_t<float>(static_cast<py::ssize_t>(d.spawn_s.size()), d.spawn_s.data()));
+      }, "(lanes, s) of the spawn buffer");
+
+  m.def("flat_fields", [] { return field_list(dr::flat_specs()); },
+        "The flat observation's fields as (name, shape, dtype, low, high, description), in row order.");
+
+  using Cfg = dr::DriveConfig;
+  py::class_<Cfg>(m, "Config", "Driving batch settings (see cpp_engine/driving/config.h).")
+      .def(py::init<>())
+      .def_property("maps", [](const Cfg& c) {
+        std::vector<std::shared_ptr<dr::DriveMap>> out;
+        for (const auto& p : c.maps) out.push_back(std::const_pointer_cast<dr::DriveMap>(p));
+        return out;
+      }, [](Cfg& c, const std::vector<std::shared_ptr<dr::DriveMap>>& maps) {
+        c.maps.assign(maps.begin(), maps.end());
+      })
+      .def_readwrite("dt", &Cfg::dt)
+      .def_readwrite("slots", &Cfg::slots)
+      .def_readwrite("agents_min", &Cfg::agents_min)
+      .def_readwrite("agents_max", &Cfg::agents_max)
+      .def_readwrite("controlled", &Cfg::controlled)
+      .def_readwrite("static_obstacles", &Cfg::static_obstacles)
+      .def_readwrite("episode_steps", &Cfg::episode_steps)
+      .def_property("respawn", [](const Cfg& c) { return c.agent_end == dr::AgentEnd::kRespawn; },
+                    [](Cfg& c, bool r) { c.agent_end = r ? dr::AgentEnd::kRespawn : dr::AgentEnd::kEndWorld; })
+      .def_readwrite("jerk_noise", &Cfg::jerk_noise)
+      .def_readwrite("spawn_speed_max", &Cfg::spawn_speed_max)
+      .def_readwrite("waypoints_max", &Cfg::waypoints_max)
+      .def_readwrite("lights_enabled", &Cfg::lights_enabled)
+      .def_readwrite("erratic_enabled", &Cfg::erratic_enabled)
+      .def_property("goal_radius", [](const Cfg& c) { return c.reward.goal_radius_m; },
+                    [](Cfg& c, float v) { c.reward.goal_radius_m = v; })
+      .def_property("goal_speed", [](const Cfg& c) { return c.reward.goal_speed_mps; },
+                    [](Cfg& c, float v) { c.reward.goal_speed_mps = v; })
+      .def_property("goal_weight", [](const Cfg& c) { return c.reward.goal; }, [](Cfg& c, float v) { c.reward.goal = v; })
+      .def_property("collision_weight", [](const Cfg& c) { return c.reward.collision; },
+                    [](Cfg& c, float v) { c.reward.collision = v; })
+      .def_property("off_road_weight", [](const Cfg& c) { return c.reward.off_road; },
+                    [](Cfg& c, float v) { c.reward.off_road = v; })
+      .def_property("box_actions", [](const Cfg& c) { return c.action == dr::ActionKind::kBox; },
+                    [](Cfg& c, bool b) { c.action = b ? dr::ActionKind::kBox : dr::ActionKind::kDiscrete; });
+
+  using PyDriveBatch = PyBatch<dr::DriveDomain>;
+  bind_batch<dr::DriveDomain>(m, "A batch of driving worlds stepped in C++ over a thread pool.")
+      .def("vehicles", [](PyDriveBatch& pb, int i) {
+        if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
+        const dr::DriveWorld& w = pb.batch->world(i);
+        py::array_t<double> out({dr::kMaxVehicles, 9});
+        for (int k = 0; k < dr::kMaxVehicles; ++k) {
+          const double row[9] = {w.veh.x[k], w.veh.y[k], w.veh.heading[k], w.veh.v[k], w.veh.length[k], w.veh.width[k],
+                                 static_cast<double>(w.state[k]), static_cast<double>(w.lane[k]), w.veh.z[k]};
+          for (int j = 0; j < 9; ++j) out.mutable_at(k, j) = row[j];
+        }
+        return out;
+      }, py::arg("index") = 0,
+         "Every vehicle slot of world `index` (agents first, static obstacles from MAX_AGENTS), (200, 9): "
+         "x, y, heading, speed, length, width, state (0 empty, 1 alive, 2 ended), lane, z.")
+      .def("goals", [](PyDriveBatch& pb, int i, int slot) {
+        if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
+        if (slot < 0 || slot >= dr::kMaxAgents) throw py::index_error("slot out of range");
+        const dr::DriveWorld& w = pb.batch->world(i);
+        py::list out;
+        for (int g = 0; g < w.goal_count[slot]; ++g) {
+          const dr::Goal& goal = w.goals[slot][g];
+          out.append(py::make_tuple(goal.lane, goal.s, goal.x, goal.y, goal.heading));
+        }
+        return py::make_tuple(out, static_cast<int>(w.goal_index[slot]));
+      }, py::arg("index"), py::arg("slot"), "([(lane, s, x, y, heading), ...], current goal index) of an agent slot.")
+      .def("place_vehicle", [](PyDriveBatch& pb, int i, int slot, double x, double y, double heading, double speed) {
+        if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
+        if (slot < 0 || slot >= dr::kMaxVehicles) throw py::index_error("slot out of range");
+        dr::DriveWorld& w = pb.batch->mutable_world(i);
+        if (w.state[slot] != dr::kAlive) throw py::value_error("slot holds no vehicle");
+        const dr::Map& map = *dr::world_map(w, pb.batch->config()).map;
+        w.veh.x[slot] = x, w.veh.y[slot] = y, w.veh.heading[slot] = heading, w.veh.v[slot] = speed;
+        w.veh.a_long[slot] = w.veh.a_lat[slot] = w.veh.phi[slot] = 0.0;
+        const dr::LanePos p = dr::localise(map, x, y, w.veh.z[slot], -1);
+        if (p.lane >= 0) w.lane[slot] = p.lane, w.quad[slot] = p.quad, w.s[slot] = p.s, w.d[slot] = p.d;
+      }, py::arg("index"), py::arg("slot"), py::arg("x"), py::arg("y"), py::arg("heading"), py::arg("speed"),
+         "Test hook: moves a vehicle (accelerations and steering zeroed). The observation updates at the next step.")
+      .def("set_goal", [](PyDriveBatch& pb, int i, int slot, double x, double y) {
+        if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
+        if (slot < 0 || slot >= dr::kMaxAgents) throw py::index_error("slot out of range");
+        dr::DriveWorld& w = pb.batch->mutable_world(i);
+        const dr::Map& map = *dr::world_map(w, pb.batch->config()).map;
+        const dr::LanePos p = dr::localise(map, x, y, w.veh.z[slot], -1);
+        if (p.lane < 0) throw py::value_error("goal is not near a lane");
+        w.goals[slot][0] = {p.lane, p.s, static_cast<float>(x), static_cast<float>(y), p.heading};
+        w.goal_count[slot] = 1, w.goal_index[slot] = 0;
+      }, py::arg("index"), py::arg("slot"), py::arg("x"), py::arg("y"),
+         "Test hook: makes (x, y) the slot's only (final) goal.");
+}
+
+}  // namespace trackfield::bindings

@@ -1,0 +1,48 @@
+// Walking the lane graph ahead along the route (route_walk.h).
+#include "driving/route_walk.h"
+
+#include "driving/routing.h"
+#include "driving/spawn.h"
+
+namespace trackfield::driving {
+
+int next_lane_towards(const Map& map, int lane, int goal_lane, float goal_s) {
+  const int64_t b = map.successor_offsets[lane], e = map.successor_offsets[lane + 1];
+  if (b == e) return -1;
+  int best = map.successors[b];
+  float best_d = route_distance(map, best, 0.0f, goal_lane, goal_s);
+  for (int64_t k = b + 1; k < e; ++k) {
+    const float d = route_distance(map, map.successors[k], 0.0f, goal_lane, goal_s);
+    if (d < best_d) best = map.successors[k], best_d = d;
+  }
+  return best;
+}
+
+int walk_route(const DriveMap& dm, int lane, float s, int goal_lane, float goal_s, float spacing, int count,
+               RoutePoint* out, StopLineAhead* stop) {
+  const Map& map = *dm.map;
+  const float horizon = spacing * count;
+  float travelled = 0.0f, next_at = spacing;
+  int n = 0;
+  for (int hops = 0; n < count && hops < 256; ++hops) {
+    const float left = map.lane_length[lane] - s;
+    if (stop && stop->light < 0 && dm.lane_light[lane] >= 0 && travelled + left <= horizon)
+      stop->light = dm.lane_light[lane], stop->distance = travelled + left;
+    while (n < count && travelled + (map.lane_length[lane] - s) >= next_at) {
+      s += next_at - travelled;
+      travelled = next_at;
+      const LanePose p = lane_pose(map, lane, s);
+      out[n++] = {p.x, p.y, p.heading, p.half_width};
+      next_at += spacing;
+    }
+    if (n >= count) break;
+    travelled += map.lane_length[lane] - s;
+    const int next = next_lane_towards(map, lane, goal_lane, goal_s);
+    if (next < 0) break;
+    lane = next;
+    s = 0.0f;
+  }
+  return n;
+}
+
+}  // namespace trackfield::driving

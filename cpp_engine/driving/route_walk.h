@@ -1,0 +1,35 @@
+// Following the lane graph ahead of a vehicle: points along its lane and the successors
+// that lead to its goal, and the first stop line on the way. The observation's lane
+// points and the built-in driver's look-ahead both read it.
+#ifndef TRACKFIELD_DRIVING_ROUTE_WALK_H
+#define TRACKFIELD_DRIVING_ROUTE_WALK_H
+
+#include <cstdint>
+
+#include "driving/config.h"
+
+namespace trackfield::driving {
+
+struct RoutePoint {
+  double x, y;
+  float heading, half_width;
+};
+
+struct StopLineAhead {
+  int light = -1;        // -1: none within the walk
+  float distance = 0.0f; // m along the route to the end of the lane it stops
+};
+
+// The successor of `lane` to follow towards (goal_lane, goal_s): the one with the least
+// route distance (first on ties; any when none reaches the goal); -1 at a dead end.
+int next_lane_towards(const Map& map, int lane, int goal_lane, float goal_s);
+
+// Writes up to `count` points `spacing` m apart starting `spacing` ahead of (lane, s);
+// returns how many (fewer at a dead end). `stop` (may be null) gets the first lane end on
+// the way that a light stops, within count * spacing. Allocates nothing.
+int walk_route(const DriveMap& dm, int lane, float s, int goal_lane, float goal_s, float spacing, int count,
+               RoutePoint* out, StopLineAhead* stop);
+
+}  // namespace trackfield::driving
+
+#endif

@@ -1,0 +1,183 @@
+// Spawn buffer, lane poses, and spawning one vehicle with its goals (spawn.h).
+#include "driving/spawn.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "driving/bicycle.h"
+#include "driving/routing.h"
+
+namespace trackfield::driving {
+
+namespace {
+
+float wrap_angle(float a) { return std::remainder(a, 2.0f * static_cast<float>(M_PI)); }
+
+int rng_index(Rng& rng, int n) { return static_cast<int>(rng_next_u32(rng) % static_cast<uint32_t>(n)); }
+
+// Moves `dist` m forward from (lane, s), taking a random successor at each lane end;
+// stops at a dead end. Returns the new (lane, s).
+void walk_random(const Map& map, Rng& rng, int& lane, float& s, float dist) {
+  for (int hops = 0; hops < 64; ++hops) {
+    const float left = map.lane_length[lane] - s;
+    if (dist <= left) {
+      s += dist;
+      return;
+    }
+    dist -= left;
+    const int64_t b = map.successor_offsets[lane], e = map.successor_offsets[lane + 1];
+    if (b == e) {  // dead end: the waypoint may be nearer than asked (the relaxation)
+      s = map.lane_length[lane];
+      return;
+    }
+    lane = map.successors[b + rng_index(rng, static_cast<int>(e - b))];
+    s = 0.0f;
+  }
+}
+
+Goal goal_at(const Map& map, int lane, float s) {
+  const LanePose p = lane_pose(map, lane, s);
+  return {lane, s, static_cast<float>(p.x), static_cast<float>(p.y), p.heading};
+}
+
+// 0-3 waypoints, each 20-200 m on along the lane graph with its lane heading within 60
+// degrees of the previous point's (a few redraws, then accepted: the relaxation at dead
+// ends and loops), then a final goal uniform over the map that the route can reach.
+void draw_goals(DriveWorld& w, const DriveConfig& cfg, const DriveMap& dm, int i) {
+  const Map& map = *dm.map;
+  int lane = w.lane[i];
+  float s = w.s[i], heading = w.lane_heading[i];
+  const int waypoints = cfg.waypoints_max > 0 ? rng_index(w.rng, cfg.waypoints_max + 1) : 0;
+  int n = 0;
+  for (int k = 0; k < waypoints; ++k) {
+    int best_lane = lane;
+    float best_s = s;
+    for (int t = 0; t < kGoalTries; ++t) {
+      int l = lane;
+      float ss = s;
+      walk_random(map, w.rng, l, ss, rng_range(w.rng, cfg.waypoint_min_m, cfg.waypoint_max_m));
+      best_lane = l, best_s = ss;
+      if (std::fabs(wrap_angle(lane_pose(map, l, ss).heading - heading)) <= cfg.waypoint_heading_max) break;
+    }
+    w.goals[i][n++] = goal_at(map, best_lane, best_s);
+    lane = best_lane, s = best_s, heading = w.goals[i][n - 1].heading;
+  }
+  const int size = static_cast<int>(dm.spawn_lane.size());
+  bool found = false;
+  for (int t = 0; t < kGoalTries && !found; ++t) {
+    const int k = rng_index(w.rng, size);
+    const int gl = dm.spawn_lane[k];
+    const float gs = dm.spawn_s[k];
+    if (!std::isfinite(route_distance(map, lane, s, gl, gs))) continue;
+    const Goal g = goal_at(map, gl, gs);
+    const double dx = g.x - (n ? w.goals[i][n - 1].x : w.veh.x[i]), dy = g.y - (n ? w.goals[i][n - 1].y : w.veh.y[i]);
+    if (dx * dx + dy * dy < cfg.waypoint_min_m * cfg.waypoint_min_m) continue;
+    w.goals[i][n++] = g;
+    found = true;
+  }
+  // Nothing reachable drawn: the last waypoint becomes the final goal, or, with none, a
+  // point further along the lanes.
+  if (!found && n == 0) {
+    walk_random(map, w.rng, lane, s, cfg.waypoint_max_m);
+    w.goals[i][n++] = goal_at(map, lane, s);
+  }
+  w.goal_count[i] = static_cast<int8_t>(n);
+  w.goal_index[i] = 0;
+}
+
+}  // namespace
+
+LanePose lane_pose(const Map& map, int lane, float s) {
+  const int64_t b = map.lane_offsets[lane], e = map.lane_offsets[lane + 1];
+  s = std::min(std::max(s, 0.0f), map.lane_length[lane]);
+  // The segment [k, k + 1] holding s.
+  const double* ps = map.point_s.data();
+  int64_t k = std::upper_bound(ps + b, ps + e, static_cast<double>(s)) - ps - 1;
+  k = std::min(std::max(k, b), e - 2);
+  const double seg = ps[k + 1] - ps[k];
+  const double t = seg > 0 ? (s - ps[k]) / seg : 0.0;
+  LanePose p;
+  p.x = map.px[k] + t * (map.px[k + 1] - map.px[k]);
+  p.y = map.py[k] + t * (map.py[k + 1] - map.py[k]);
+  p.z = static_cast<float>(map.pz[k] + t * (map.pz[k + 1] - map.pz[k]));
+  p.heading = static_cast<float>(std::atan2(map.py[k + 1] - map.py[k], map.px[k + 1] - map.px[k]));
+  p.half_width = static_cast<float>(0.5 * (map.width[k] + t * (map.width[k + 1] - map.width[k])));
+  return p;
+}
+
+void build_spawn_buffer(DriveMap& dm, uint64_t seed) {
+  const Map& map = *dm.map;
+  std::vector<double> cumulative(map.lane_count + 1, 0.0);
+  for (int l = 0; l < map.lane_count; ++l) cumulative[l + 1] = cumulative[l] + map.lane_length[l];
+  Rng rng;
+  rng_seed(rng, seed, 0x5350);
+  dm.spawn_lane.resize(kSpawnBufferSize);
+  dm.spawn_s.resize(kSpawnBufferSize);
+  for (int k = 0; k < kSpawnBufferSize; ++k) {
+    const double u = rng_uniform(rng) * cumulative.back();
+    int l = static_cast<int>(std::upper_bound(cumulative.begin(), cumulative.end(), u) - cumulative.begin()) - 1;
+    l = std::min(std::max(l, 0), map.lane_count - 1);
+    dm.spawn_lane[k] = l;
+    dm.spawn_s[k] = static_cast<float>(std::min(u - cumulative[l], static_cast<double>(map.lane_length[l])));
+  }
+  dm.min_x = dm.min_y = std::numeric_limits<float>::max();
+  dm.max_x = dm.max_y = std::numeric_limits<float>::lowest();
+  for (size_t c = 0; c < map.corner_x.size(); ++c) {
+    dm.min_x = std::min(dm.min_x, map.corner_x[c]), dm.max_x = std::max(dm.max_x, map.corner_x[c]);
+    dm.min_y = std::min(dm.min_y, map.corner_y[c]), dm.max_y = std::max(dm.max_y, map.corner_y[c]);
+  }
+  dm.max_x = std::max(dm.max_x, dm.min_x + 1.0f), dm.max_y = std::max(dm.max_y, dm.min_y + 1.0f);
+}
+
+bool spawn_vehicle(DriveWorld& w, const DriveConfig& cfg, const DriveMap& dm, int i, bool is_static) {
+  const Map& map = *dm.map;
+  Vehicles& v = w.veh;
+  sample_vehicle(v, i, w.rng);
+  const double radius = 0.5 * std::hypot(v.length[i], v.width[i]);
+  const int size = static_cast<int>(dm.spawn_lane.size());
+  w.state[i] = kEmpty;
+  for (int t = 0; t < kSpawnTries; ++t) {
+    const int k = rng_index(w.rng, size);
+    const int lane = dm.spawn_lane[k];
+    const float s = dm.spawn_s[k];
+    const LanePose p = lane_pose(map, lane, s);
+    if (box_off_road(map, p.x, p.y, p.z, p.heading, v.length[i], v.width[i])) continue;
+    bool clear = true;
+    for (int j = 0; j < kMaxVehicles && clear; ++j) {
+      if (w.state[j] != kAlive || j == i) continue;
+      if (std::fabs(v.z[j] - p.z) > 4.0f) continue;  // another level (overpass)
+      const double dx = v.x[j] - p.x, dy = v.y[j] - p.y;
+      const double need = radius + 0.5 * std::hypot(v.length[j], v.width[j]) + cfg.spawn_clearance_m;
+      clear = dx * dx + dy * dy > need * need;
+    }
+    if (!clear) continue;
+    v.x[i] = p.x, v.y[i] = p.y, v.z[i] = p.z, v.heading[i] = p.heading;
+    const float limit = map.speed_limit[lane];
+    v.v[i] = is_static ? 0.0 : rng_range(w.rng, 0.0f, std::min(cfg.spawn_speed_max, limit));
+    v.a_long[i] = v.a_lat[i] = v.phi[i] = 0.0;
+    v.sign_a_long[i] = v.sign_a_lat[i] = v.sign_v[i] = 1;
+    const LanePos pos = localise(map, p.x, p.y, p.z, -1);
+    w.lane[i] = pos.lane >= 0 ? pos.lane : lane;
+    w.quad[i] = pos.quad;
+    w.s[i] = pos.lane >= 0 ? pos.s : s;
+    w.d[i] = pos.d;
+    w.lane_heading[i] = pos.lane >= 0 ? pos.heading : p.heading;
+    w.half_width[i] = pos.lane >= 0 ? pos.half_width : p.half_width;
+    w.state[i] = kAlive;
+    w.joined_now[i] = 1;
+    w.spawn_step[i] = w.steps;
+    if (is_static) return true;
+    w.agent_id[i] = w.next_agent_id++;
+    draw_reward_params(w.rng, cfg.reward_ranges, w.reward_params[i]);
+    draw_goals(w, cfg, dm, i);
+    w.goal_route_m[i] = route_distance(map, w.lane[i], w.s[i], w.goals[i][0].lane, w.goals[i][0].s);
+    w.collided[i] = w.off_road[i] = w.reached_goal[i] = w.ran_red[i] = w.waypoint_reached[i] = w.ended_now[i] = 0;
+    w.j_long[i] = w.j_lat[i] = 0.0f;
+    w.stat_agents += 1;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace trackfield::driving

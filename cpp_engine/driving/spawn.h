@@ -1,0 +1,38 @@
+// Placing vehicles: the per-map buffer of candidate points, lane poses, and the spawn of
+// one vehicle (rejection-sampled on-road, clear of the others) with its goals.
+#ifndef TRACKFIELD_DRIVING_SPAWN_H
+#define TRACKFIELD_DRIVING_SPAWN_H
+
+#include <cstdint>
+
+#include "driving/config.h"
+#include "driving/world.h"
+
+namespace trackfield::driving {
+
+// Rejection sampling gives up after this many candidates (the slot retries next step).
+constexpr int kSpawnTries = 32;
+constexpr int kGoalTries = 16;
+
+// A point on a lane's centre line.
+struct LanePose {
+  double x = 0, y = 0;
+  float z = 0, heading = 0, half_width = 0;
+};
+
+// Interpolated centre-line pose of (lane, s), s clamped to the lane.
+LanePose lane_pose(const Map& map, int lane, float s);
+
+// Fills spawn_lane / spawn_s with kSpawnBufferSize points, lanes drawn in proportion to
+// their length and s uniform on the lane, and the map bounds. Deterministic in `seed`.
+void build_spawn_buffer(DriveMap& dm, uint64_t seed);
+
+// Spawns a vehicle in slot i (an agent slot, or a static slot with `is_static`): draws its
+// size and coefficients, then tries buffer points until its box is on-road and clear of
+// every present vehicle. Agents also get reward weights and goals. False: no room found
+// (the slot is left kEmpty).
+bool spawn_vehicle(DriveWorld& w, const DriveConfig& cfg, const DriveMap& dm, int i, bool is_static);
+
+}  // namespace trackfield::driving
+
+#endif

@@ -1,0 +1,130 @@
+"""DrivingEnv: one driving world behind the Gymnasium API (one ego among built-in traffic)."""
+from __future__ import annotations
+
+from trackfield.core.config import config_from_kwargs
+from trackfield.core.single import BatchEnv
+from trackfield.driving.config import DrivingConfig
+from trackfield.driving.engine import make_engine
+from trackfield.driving.scenarios import load_driving_scenario
+
+
+class DrivingEnv(BatchEnv):
+    """Town driving in the manner of GIGAFLOW, simulated in C++.
+
+    | | |
+    |---|---|
+    | Import | `trackfield.make("town_drive")` |
+    | Gymnasium id | `gymnasium.make("trackfield/TownDrive-v0")` |
+    | Parallel API | `trackfield.parallel_env("town_self_play", agents=8)` (every vehicle an agent; respawns are new agents) |
+    | Vector API | `trackfield.vector.make("town_self_play", num_envs=64)`: (num_envs, slots) with `info["live"]` |
+    | Agents | town_drive: one ego (slot 0) among built-in drivers; town_self_play: up to 150 per world |
+    | Action space | `Discrete(12)`: (j_long, j_lat) jerk pairs; `action="box"`: `Box([-15, -4], [4, 4])` m/s^3 |
+    | Observation | flat: `Box(-1, 1, (336,), float32)` |
+    | Reward components | `goal`, `collision`, `off_road`, `comfort`, `lane_align`, `lane_center`, `velocity`, `reverse`, `stop_line`, `timestep`, `centring` |
+
+    ## Description
+    Vehicles of random size (0.8-7 m long) and dynamics coefficients drive a
+    jerk-actuated kinematic bicycle at dt = 0.3 s on a town of lanes with traffic lights:
+    a generated small town by default, CARLA's Town01 / Town03 or any OpenDRIVE or JSON
+    map. Each agent has a route: 0-3 waypoints and a final goal; its reward weights are
+    drawn per agent per episode and shown to it as conditioning. In `town_drive` the
+    other vehicles follow their lanes with an IDM speed rule and pure-pursuit steering
+    (through the same bicycle model, via its Box jerks) and stop at red and yellow
+    lights. Cusumano-Towner et al., "Robust autonomy emerges from self-play" (GIGAFLOW), 2025.
+
+    ## Observation Space
+    flat (float32, every value divided by its scale and clipped to [-1, 1]); ego frame
+    x forward, y left. Absent rows are zero with mask 0.
+
+    | Field | Shape | Meaning |
+    |---|---|---|
+    | ego | 14 | lane offset (/5 m), heading error (/pi), lane curvature ahead (/0.1 1/m), speed (/30 m/s), speed limit (/30 m/s), steering angle (/0.55 rad), a_long (/5), a_lat (/4 m/s^2), c_throttle, c_steer, c_acc, c_vel ((c - 1) / 0.5), length (/7 m), width (/3 m) |
+    | goal | 6 | final goal x, y (/200 m), current goal x, y (/200 m), route distance to the current goal (/1000 m), waypoints left (/3) |
+    | vehicles | 20 x 9 | 20 nearest other vehicles within 200 m: mask, x, y (/200 m), cos, sin of the heading difference, speed (/30), length (/7), width (/3), z difference (/10 m) |
+    | lane_points | 20 x 6 | centre-line points every 5 m along the route: mask, x, y (/100 m), cos, sin of the relative heading, half width (/5 m) |
+    | light | 5 | first lit stop line ahead within 100 m: mask, distance (/100 m), green, yellow, red |
+    | conditioning | 11 | comfort, lane_align_w1, lane_align_w2, lane_center, lane_center_bias, reverse, stop_line, c_throttle, c_steer, c_acc, c_vel, each mapped from its range onto [-1, 1] |
+
+    ## Action Space
+    `Discrete(12)`: index 3 i_long + i_lat, j_long in {-15, -4, 0, 4} and j_lat in
+    {-4, 0, 4} m/s^3.
+
+    | Action | j_long | j_lat | Action | j_long | j_lat |
+    |---|---|---|---|---|---|
+    | 0 | -15 | -4 | 6 | 0 | -4 |
+    | 1 | -15 | 0 | 7 | 0 | 0 |
+    | 2 | -15 | 4 | 8 | 0 | 4 |
+    | 3 | -4 | -4 | 9 | 4 | -4 |
+    | 4 | -4 | 0 | 10 | 4 | 0 |
+    | 5 | -4 | 4 | 11 | 4 | 4 |
+
+    Actions outside 0-11 (or NaN / inf box actions) raise a `ValueError` naming the agent.
+
+    ## Rewards
+    The reward is the sum of the components in `info["reward_components"]` (each already
+    weighted and signed). Randomised weights are drawn per agent per episode.
+
+    | Component | Weight | When it fires |
+    |---|---|---|
+    | goal | 1 | within `goal_radius` (2 m) of a waypoint, or of the final goal below `goal_speed` (2 m/s) |
+    | collision | -25 (1 + relative speed / 10 m/s) | the vehicle box touched another vehicle (the agent ends) |
+    | off_road | -25 | the box left the road (the agent ends) |
+    | comfort | U(0, 0.1) | jerk and acceleration penalties |
+    | lane_align | U(2.5e-4, 2.5e-2), U(0, 1); bonus 2.5e-3 | heading error to the lane |
+    | lane_center | U(2.5e-4, 7.5e-3), bias U(-0.5, 0.5) m | offset from the lane centre |
+    | velocity | 2.5e-3 dt | progress at speed |
+    | reverse | U(2.5e-4, 7.5e-3) | driving backwards |
+    | stop_line | U(0, 1) | crossing a stop line on red |
+    | timestep | 2.5e-5 | every step |
+    | centring | 0 (off) | optional centring term |
+
+    ## Starting State
+    A map is drawn among the config's; lights get random timings and removals. Agents
+    (U{agents_min, agents_max}) are placed one at a time at on-road points drawn from a
+    lane-length-weighted buffer (no bias to wide roads), clear of the vehicles already
+    placed, heading along their lane, at U(0, spawn_speed) m/s (0 by default).
+
+    ## Episode End
+    An agent ends (terminated) on a collision, leaving the road, or reaching its final
+    goal. In `town_drive` the episode ends with the ego; built-in drivers respawn. In
+    `town_self_play` an ended agent's slot takes a new agent one step later (a new
+    PettingZoo name). Truncated after `max_steps` (300 steps = 90 s).
+
+    ## Arguments
+    | Parameter | Type | Default | Description |
+    |---|---|---|---|
+    | map | str, path or RoadMap | None | "Town01", "Town03", a .xodr / .json path; None: `generate_town(seed=town_seed)` |
+    | town_seed | int | 0 | seed of the generated town |
+    | slots | int | 32 (town_drive), 150 (town_self_play) | vehicle slots per world, at most 150 |
+    | agents | int | None | fixed agents per world (else U{agents_min, agents_max}) |
+    | agents_min, agents_max | int | 1, slots | range of agents per world |
+    | static_obstacles | int | 0 | immobile vehicles, seen and hit like agents (at most 50) |
+    | dt | float | 0.3 | step, s |
+    | max_steps | int | 300 | truncation |
+    | respawn | bool | scenario's | an ended agent's slot takes a new agent |
+    | goal_radius, goal_speed | float | 2.0, 2.0 | goal reached within this distance (m), the final goal below this speed (m/s) |
+    | waypoints | int | 3 | at most this many waypoints per route |
+    | spawn_speed | float | 0 | agents start at U(0, min(spawn_speed, limit)) m/s |
+    | jerk_noise | float | 0 | std of Gaussian noise on each jerk, m/s^3 |
+    | lights, erratic | bool | True, True | traffic lights; erratic drivers (blind spells, sudden braking) |
+    | action | str | "discrete" | "discrete" (12) or "box" |
+    | observation | str | "flat" | "flat" |
+
+    ## Vectorized use
+    >>> import trackfield
+    >>> envs = trackfield.vector.make("town_self_play", num_envs=2, agents=4)
+    >>> obs, info = envs.reset(seed=0)
+    >>> obs.shape
+    (2, 150, 336)
+
+    ## Version History
+    * v0: first release.
+    """
+
+    metadata = {"render_modes": [], "render_fps": 10}
+
+    def __init__(self, scenario: str = "town_drive", **config):
+        self.config = config_from_kwargs(DrivingConfig, config, "DrivingEnv")
+        self.scenario = load_driving_scenario(scenario)
+        engine = make_engine(self.scenario, self.config, num_envs=1, num_threads=1, autoreset=False)
+        self._attach(engine, self.config.render_mode)

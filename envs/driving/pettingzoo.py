@@ -1,0 +1,76 @@
+"""DrivingParallelEnv: driving as a PettingZoo ``ParallelEnv``, agents coming and going."""
+from __future__ import annotations
+
+from trackfield.core.config import config_from_kwargs
+from trackfield.core.pettingzoo import BatchParallelEnv
+from trackfield.driving.config import DrivingConfig
+from trackfield.driving.engine import make_engine
+from trackfield.driving.scenarios import load_driving_scenario
+
+
+class DrivingParallelEnv(BatchParallelEnv):
+    """Driving as a PettingZoo ``ParallelEnv``: every controlled vehicle is an agent.
+
+    An agent is named ``"vehicle_<k>"`` with k its identity in the episode (0, 1, ...:
+    spawn order). An agent that collides, leaves the road or reaches its final goal is
+    terminated and leaves; with ``respawn=True`` (town_self_play's default) its slot takes
+    a new agent, with a new name, one step later. ``possible_agents`` lists the names seen
+    so far in the episode (respawns make the full set unbounded); every agent shares one
+    observation space and one action space. All other keywords are ``DrivingEnv``'s.
+    """
+
+    metadata = {"name": "trackfield_driving_v0", "render_modes": [], "is_parallelizable": True}
+
+    def __init__(self, scenario: str = "town_self_play", **config):
+        self.config = config_from_kwargs(DrivingConfig, config, "trackfield.parallel_env")
+        self.scenario = load_driving_scenario(scenario)
+        engine = make_engine(self.scenario, self.config, num_envs=1, num_threads=1, autoreset=False)
+        self._attach(engine, [f"slot_{k}" for k in range(engine.num_agents)], self.config.render_mode)
+        self._obs_space = engine.agent_observation_space
+        self._act_space = engine.agent_action_space
+        self.possible_agents = []
+        self._index = {}
+
+    def _slot_name(self, slot: int) -> str:
+        return f"vehicle_{int(self._engine.agent_info[0, slot, 0])}"
+
+    def _rebuild_agents(self):
+        live = self._engine.live[0]
+        agents = []
+        for slot in live.nonzero()[0]:
+            name = self._slot_name(int(slot))
+            if name not in self._index:
+                self.possible_agents.append(name)
+            self._index[name] = int(slot)
+            agents.append(name)
+        self.agents = agents
+
+    def reset(self, seed=None, options=None):
+        self.possible_agents = []
+        self._index = {}
+        return super().reset(seed=seed, options=options)
+
+    def set_state(self, state: bytes) -> None:
+        self.possible_agents = []
+        self._index = {}
+        super().set_state(state)
+
+    def observation_space(self, agent):
+        return self._obs_space
+
+    def action_space(self, agent):
+        return self._act_space
+
+    def _check_name(self, agent):
+        if agent not in self._index:
+            raise KeyError(f"unknown agent {agent!r}; agents now: {self.agents}")
+        return agent
+
+    def step(self, actions):
+        for agent in actions:
+            if agent not in self._index:
+                raise KeyError(f"action for unknown agent {agent!r}; agents now: {self.agents}")
+        return super().step(actions)
+
+
+__all__ = ["DrivingParallelEnv"]

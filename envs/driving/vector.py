@@ -1,0 +1,33 @@
+"""DrivingVectorEnv: many driving worlds stepped in one C++ call over threads."""
+from __future__ import annotations
+
+from trackfield.core.config import check_int, config_from_kwargs
+from trackfield.core.engine import default_threads
+from trackfield.core.vector import BatchVectorEnv
+from trackfield.driving.config import DrivingConfig
+from trackfield.driving.engine import make_engine
+from trackfield.driving.scenarios import load_driving_scenario
+
+
+class DrivingVectorEnv(BatchVectorEnv):
+    """``num_envs`` driving worlds; ``step`` runs them all inside C++ on ``num_threads``.
+
+    One fixed (num_envs, slots) layout: observations (num_envs, slots, 336), actions
+    (num_envs, slots), rewards (num_envs, slots); ``info["live"]`` is the alive mask (the
+    slots in play in the returned observation; actions of other slots are ignored) and
+    ``info["agent_id"]`` each slot's occupant. Ended agents leave for one step and their
+    slot takes a new agent (``respawn=True``), so worlds of ``town_self_play`` run until
+    ``max_steps`` (truncation). The keywords are ``DrivingEnv``'s.
+    """
+
+    def __init__(self, scenario: str, num_envs: int, num_threads: int | None = None, **config):
+        check_int("num_envs", num_envs, 1, 1_000_000)
+        num_threads = default_threads() if num_threads is None else check_int("num_threads", num_threads, 1, 1024)
+        self.config = config_from_kwargs(DrivingConfig, config, "trackfield.vector.make")
+        self.scenario = load_driving_scenario(scenario)
+        engine = make_engine(self.scenario, self.config, num_envs=num_envs,
+                             num_threads=min(num_threads, num_envs), autoreset=True)
+        self._attach(engine, self.config.render_mode)
+
+
+__all__ = ["DrivingVectorEnv"]
