@@ -57,7 +57,10 @@ class BatchVectorEnv(VectorEnv):
             for i in range(self.num_envs):
                 batch.reset_one(i)
         self._ever_reset = True
-        return self._engine.batch_obs(self._engine.obs), self._engine.batch_info()
+        info = self._engine.batch_info()
+        if self.num_agents > 1:
+            info["live"] = self._engine.live.copy()
+        return self._engine.batch_obs(self._engine.obs), info
 
     def step(self, actions):
         if not self._ever_reset:

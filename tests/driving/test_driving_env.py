@@ -135,7 +135,8 @@ def test_env_docstring_example_runs():
 
 def test_info_holds_every_reward_component_and_the_alive_mask():
     env = trackfield.vector.make("town_self_play", num_envs=2, agents=3)
-    env.reset(seed=0)
+    _, info = env.reset(seed=0)
+    assert info["live"].shape == (2, 150) and info["live"].sum() == 6   # the mask is there from the start
     _, rewards, _, _, info = env.step(np.full((2, 150), 10))
     components = info["reward_components"]
     assert list(components) == list(_engine.driving.REWARD_COMPONENTS)
