@@ -1,5 +1,6 @@
-"""The demo: ``python -m trackfield.demo`` plays Football Academy scenarios and races
-with a random policy and a built-in one, and prints how each episode went."""
+"""The demo: ``python -m trackfield.demo`` plays Football Academy scenarios, races and
+town driving with a random policy and a built-in or scripted one, and prints how each
+episode went."""
 from __future__ import annotations
 
 import argparse
@@ -93,12 +94,93 @@ def race(scenario: str, policy: str, episodes: int, seed: int, max_time_s: float
     print(f"  {policy:8} {steps / elapsed:8.0f} steps/s | " + " ; ".join(lines))
 
 
+def lane_keeping_action(obs: np.ndarray) -> int:
+    """A scripted driver for the demo: pure pursuit on the route's lane points, a speed
+    target under the limit, stopping for red lights and a vehicle close ahead. Jerk
+    actions change accelerations, so each axis steers its acceleration towards a target."""
+    speed, limit = obs[3] * 30.0, obs[4] * 30.0
+    a_long, a_lat = obs[6] * 5.0, obs[7] * 4.0
+    points = obs[200:320].reshape(20, 6)
+    target_lat = 0.0
+    ahead = points[(points[:, 0] > 0) & (points[:, 1] * 100.0 > max(4.0, 0.8 * speed))]
+    if len(ahead):
+        x, y = ahead[0, 1] * 100.0, ahead[0, 2] * 100.0
+        target_lat = 2.0 * max(speed + 0.3 * a_long, 0.5) ** 2 * y / (x * x + y * y)
+    target_speed = min(0.7 * limit, 8.0)
+    vehicles = obs[20:200].reshape(20, 9)
+    close = vehicles[(vehicles[:, 0] > 0) & (vehicles[:, 1] > 0) & (np.abs(vehicles[:, 2] * 200.0) < 2.5)]
+    if len(close) and close[:, 1].min() * 200.0 < 8.0 + 1.5 * speed:
+        target_speed = 0.0
+    light = obs[320:325]
+    if light[0] > 0 and light[4] > 0 and light[1] * 100.0 < 5.0 + 2.0 * speed:
+        target_speed = 0.0
+    target_long = float(np.clip(0.6 * (target_speed - speed), -4.0, 2.0))
+    i_long = 3 if target_long - a_long > 0.6 else (1 if target_long - a_long < -1.5 else (2 if abs(target_long - a_long) < 0.6 else 1))
+    band = 0.05 + 0.03 * speed
+    i_lat = 2 if target_lat - a_lat > band else (0 if target_lat - a_lat < -band else 1)
+    return 3 * i_long + i_lat
+
+
+def drive_ending(info: dict, truncated: bool) -> str:
+    if info["reached_goal"]:
+        return "goal"
+    if info["collided"]:
+        return "collision"
+    if info["off_road"]:
+        return "off road"
+    return "time limit" if truncated else "ended"
+
+
+def drive(scenario: str, policy: str, episodes: int, seed: int) -> None:
+    """One ego among the built-in traffic, driven at random or by `lane_keeping_action`."""
+    env = trackfield.make(scenario)
+    rng = np.random.default_rng(seed)
+    steps, waypoints, endings = 0, 0, {}
+    start = time.perf_counter()
+    for ep in range(episodes):
+        obs, info = env.reset(seed=seed + ep)
+        done = False
+        while not done:
+            action = lane_keeping_action(obs) if policy == "scripted" else int(rng.integers(12))
+            obs, reward, terminated, truncated, info = env.step(action)
+            steps += 1
+            done = terminated or truncated
+        ending = drive_ending(info, truncated)
+        endings[ending] = endings.get(ending, 0) + 1
+        waypoints += info["goal_index"]
+    elapsed = time.perf_counter() - start
+    summary = ", ".join(f"{k}: {v}" for k, v in sorted(endings.items(), key=lambda kv: -kv[1]))
+    print(f"  {policy:8} {steps / episodes:6.1f} steps/episode, {waypoints / episodes:4.1f} waypoints passed, "
+          f"{steps / elapsed:8.0f} steps/s | endings: {summary}")
+
+
+def self_play(num_envs: int, steps: int, seed: int) -> None:
+    """town_self_play: every vehicle of every world picks a random action, in one C++ call per step."""
+    env = trackfield.vector.make("town_self_play", num_envs=num_envs)
+    rng = np.random.default_rng(seed)
+    _, info = env.reset(seed=seed)
+    live = collisions = off_road = goals = 0
+    start = time.perf_counter()
+    for _ in range(steps):
+        _, _, terminated, _, info = env.step(rng.integers(0, 12, size=(num_envs, env.num_agents)))
+        live += int(info["live"].sum())
+        # An agent that ends is out of play (not live) for the step that reports why.
+        collisions += int(np.sum(info["collided"]))
+        off_road += int(np.sum(info["off_road"]))
+        goals += int(np.sum(info["reached_goal"]))
+    elapsed = time.perf_counter() - start
+    print(f"  random   {num_envs} worlds x {env.num_agents} slots, {live / steps:.0f} live vehicles on average, "
+          f"{live / elapsed:8.0f} vehicle-steps/s | in {steps} steps: {collisions} collisions, "
+          f"{off_road} off road, {goals} goals")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m trackfield.demo", description=__doc__.split("\n")[0])
     parser.add_argument("--scenarios", nargs="+", default=["academy_empty_goal_close", "academy_empty_goal",
                                                            "academy_run_to_score_with_keeper",
                                                            "academy_3_vs_1_with_keeper", "academy_counterattack_easy"])
     parser.add_argument("--races", nargs="+", default=["race_time_trial", "race_1v3", "race_1v7"])
+    parser.add_argument("--drives", nargs="+", default=["town_drive"])
     parser.add_argument("--race-seconds", type=float, default=60.0, help="length of each demo race")
     parser.add_argument("--episodes", type=int, default=50)
     parser.add_argument("--seed", type=int, default=0)
@@ -113,6 +195,12 @@ def main(argv=None) -> None:
         print(f"{scenario} on {trackfield.make(scenario).track.name}")
         for policy in ("random", "built-in"):
             race(scenario, policy, 2, args.seed, args.race_seconds)
+    for scenario in args.drives:
+        print(f"{scenario} on a generated town (one ego among built-in traffic)")
+        for policy in ("random", "scripted"):
+            drive(scenario, policy, 5, args.seed)
+    print("town_self_play (every vehicle an agent)")
+    self_play(8, 100, args.seed)
 
 
 if __name__ == "__main__":
