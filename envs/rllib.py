@@ -97,7 +97,8 @@ DEFAULT_CONNECT_TIMEOUT_S = 30.0
 # Agent-name prefixes per domain: how policy mapping groups a domain's agents. A domain
 # that lands adds its row here (driving: {"vehicle_": "vehicle"}). Racing's cars share
 # one policy, "car" (self-play); map per car with policy_mapping_by_prefix if wanted.
-AGENT_GROUPS = {"football": {"left_": "left", "right_": "right"}, "racing": {"car_": "car"}}
+AGENT_GROUPS = {"football": {"left_": "left", "right_": "right"}, "racing": {"car_": "car"},
+                "driving": {"vehicle_": "vehicle"}}
 
 
 # ---------------------------------------------------------------------- ray import
@@ -155,6 +156,10 @@ def _domain_config_keys(scenario: str) -> frozenset:
         from trackfield.racing.config import RacingConfig
 
         return frozenset(field.name for field in dataclasses.fields(RacingConfig))
+    if domain == "driving":
+        from trackfield.driving.config import DrivingConfig
+
+        return frozenset(field.name for field in dataclasses.fields(DrivingConfig))
     raise ValueError(f"trackfield.rllib has no adapter for domain {domain!r} yet")
 
 
@@ -317,6 +322,12 @@ def _multi_agent_env_class():
             self.scenario = scenario
             self.parallel = parallel
             self.possible_agents = list(self.parallel.possible_agents)
+            if not self.possible_agents:
+                # RLlib's connectors fix the agent ids at construction; driving names each
+                # (re)spawned vehicle afresh, so its self-play needs slot-stable ids first.
+                raise ValueError(f"trackfield.rllib: {scenario or 'this env'} names its agents as they spawn, "
+                                 "which RLlib's multi-agent API cannot follow yet; use the single-agent form "
+                                 "(e.g. 'town_drive') or trackfield.vector.make for batched self-play")
             self.agents = []
             self.observation_spaces = {a: self.parallel.observation_space(a) for a in self.possible_agents}
             self.action_spaces = {a: self.parallel.action_space(a) for a in self.possible_agents}

@@ -38,6 +38,7 @@ SINGLE_AGENT_CASES = [
     ("football", "academy_empty_goal_close", {"representation": "simple115v2"}),
     ("football", "academy_3_vs_1_with_keeper", {"representation": "raw"}),
     ("racing", "race_1v1", {}),
+    ("driving", "town_drive", {}),
 ]
 MULTI_AGENT_CASES = [
     ("football", "academy_3_vs_1_with_keeper",
@@ -195,6 +196,11 @@ def test_multi_agent_env_runner_samples_both_groups(case):
         assert modules == set(tfr.AGENT_GROUPS[domain].values())
     finally:
         runner.stop()
+
+
+def test_driving_self_play_multi_agent_form_says_why_it_is_refused():
+    with pytest.raises(ValueError, match="names its agents as they spawn.*town_drive"):
+        tfr.make_multi_agent_env({"agents": 4}, "town_self_play")
 
 
 def test_ppo_iterations_multi_agent(ray_session):
