@@ -2,8 +2,10 @@
 (OpenDRIVE, JSON or generated), many worlds of many jerk-actuated agents stepped in one C++
 call, reward-conditioned self-play.
 
-The maps land first: every source produces one `RoadMap` (lanes as polylines in their
-direction of travel, boundaries, junctions, lights), which the engine's map is built from.
+Every map source produces one `RoadMap` (lanes as polylines in their direction of
+travel, boundaries, junctions, lights), which the engine's map is built from; the envs
+are `trackfield.make("town_drive")`, `trackfield.vector.make("town_self_play", ...)` and
+`trackfield.parallel_env("town_self_play")` (see `DrivingEnv`).
 
 >>> from trackfield.driving import load_map, generate_town
 >>> town01 = load_map("Town01")            # CARLA's Town01, shipped with the package
@@ -14,6 +16,7 @@ direction of travel, boundaries, junctions, lights), which the engine's map is b
 True
 """
 from trackfield.driving.augment import augment_map, variants
+from trackfield.driving.env import DrivingEnv
 from trackfield.driving.map_json import load_map_json, save_map_json
 from trackfield.driving.maps import load_map
 from trackfield.driving.opendrive import load_opendrive
@@ -21,5 +24,5 @@ from trackfield.driving.roadmap import Boundary, Junction, Lane, MapError, RoadM
 from trackfield.driving.signals import generate_signals
 from trackfield.driving.town_generator import generate_town
 
-__all__ = ["Boundary", "Junction", "Lane", "MapError", "RoadMap", "Signal", "augment_map", "generate_signals",
+__all__ = ["Boundary", "DrivingEnv", "Junction", "Lane", "MapError", "RoadMap", "Signal", "augment_map", "generate_signals",
            "generate_town", "load_map", "load_map_json", "load_opendrive", "save_map_json", "variants"]
