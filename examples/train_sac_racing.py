@@ -6,9 +6,13 @@ SAC (GT Sophy's algorithm family: off-policy, maximum entropy) on ``race_time_tr
 with the ``time_trial`` reward preset and the ``features`` observation. Eight worlds
 step in one C++ call through the SB3 adapter; SAC takes two gradient steps (batches of
 128 on 64-64 networks) per eight transitions, which keeps the updates, not the
-simulation, the cost on a laptop CPU. At the end the greedy policy drives from the scenario's launch for up to
-150 s, and the script prints whether it completed a clean lap (a lap's length with no
-time off course under the three-tyre rule) and how long it took. Needs the
+simulation, the cost on a laptop CPU. Training episodes are 30 s from a rolling launch
+at a random point of the lap (many launches, so the whole lap is seen early) and end
+after 1 s off course (a car stuck in the gravel teaches nothing; ending at the first
+tenth off course made the policy learn to stop before hard corners). At the end the
+greedy policy drives from three of the scenario's launches for up to 150 s each, and the
+script prints for each whether it completed a clean lap (a lap's length with no time off
+course under the three-tyre rule), how long it took and its off-course time. Needs the
 [train] extra.
 """
 from __future__ import annotations
@@ -28,7 +32,7 @@ def train(track="technical", steps=200_000, num_envs=8, seed=0, verbose=0, logdi
 
     torch.set_num_threads(1)
     venv = to_sb3(trackfield.vector.make("race_time_trial", num_envs=num_envs, num_threads=1, track=track,
-                                         reward="time_trial"))
+                                         reward="time_trial", max_time_s=30.0, max_off_course_s=1.0))
     venv.seed(seed)
     model = SAC("MlpPolicy", venv, learning_rate=1e-3, buffer_size=300_000, learning_starts=min(2_000, steps // 2),
                 batch_size=128, gamma=0.98, tau=0.02, train_freq=1, gradient_steps=2, seed=seed, verbose=verbose,
@@ -64,10 +68,11 @@ def main(argv=None):
     args = parser.parse_args(argv)
     start = time.perf_counter()
     model = train(args.track, args.steps, args.envs, args.seed, logdir=args.logdir, progress_bar=False)
-    clean, lap_s, off_s = clean_lap(model, args.track)
-    print(f"trained {args.steps} steps in {time.perf_counter() - start:.0f} s; "
-          f"clean lap: {clean}, lap time: {lap_s}, off course: {off_s:.1f} s")
-    return clean
+    print(f"trained {args.steps} steps in {time.perf_counter() - start:.0f} s")
+    laps = [clean_lap(model, args.track, seed=seed) for seed in (1, 2, 3)]
+    for seed, (clean, lap_s, off_s) in zip((1, 2, 3), laps):
+        print(f"  launch {seed}: clean lap: {clean}, lap time: {lap_s}, off course: {off_s:.1f} s")
+    return any(clean for clean, _, _ in laps)
 
 
 if __name__ == "__main__":
