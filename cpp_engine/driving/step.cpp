@@ -47,14 +47,13 @@ Vec2 front_point(const Vehicles& v, int i) {
 
 int rng_index(Rng& rng, int n) { return static_cast<int>(rng_next_u32(rng) % static_cast<uint32_t>(n)); }
 
-void agent_jerks(const DriveWorld& w, const DriveConfig& cfg, const void* actions, int i, float& jl, float& jt) {
+void agent_jerks(const DriveConfig& cfg, const void* actions, int i, float& jl, float& jt) {
   if (cfg.action == ActionKind::kDiscrete) {
     decode_action(static_cast<const int32_t*>(actions)[i], jl, jt);
   } else {
     const float* a = static_cast<const float*>(actions) + 2 * i;
     jl = a[0], jt = a[1];
   }
-  (void)w;
 }
 
 }  // namespace
@@ -141,7 +140,7 @@ void step_world(DriveWorld& w, const DriveConfig& cfg, const void* actions) {
   for (int i = 0; i < A; ++i) {
     if (w.state[i] != kAlive || w.joined_now[i]) continue;
     float jl, jt;
-    if (i < C) agent_jerks(w, cfg, actions, i, jl, jt);
+    if (i < C) agent_jerks(cfg, actions, i, jl, jt);
     else builtin_driver(w, cfg, i, jl, jt);
     if (i < w.erratic.num_agents && forced_brake_now(w.erratic, i)) jl = cfg.erratic.brake_jerk;
     if (cfg.jerk_noise > 0.0f) jl += cfg.jerk_noise * rng_normal(w.rng), jt += cfg.jerk_noise * rng_normal(w.rng);

@@ -61,16 +61,5 @@ class DrivingParallelEnv(BatchParallelEnv):
     def action_space(self, agent):
         return self._act_space
 
-    def _check_name(self, agent):
-        if agent not in self._index:
-            raise KeyError(f"unknown agent {agent!r}; agents now: {self.agents}")
-        return agent
-
-    def step(self, actions):
-        for agent in actions:
-            if agent not in self._index:
-                raise KeyError(f"action for unknown agent {agent!r}; agents now: {self.agents}")
-        return super().step(actions)
-
 
 __all__ = ["DrivingParallelEnv"]
