@@ -11,6 +11,7 @@
 #include "bindings/batch.h"
 #include "driving/batch.h"
 #include "driving/obs.h"
+#include "driving/recorder.h"
 #include "driving/spawn.h"
 #include "driving/step.h"
 
@@ -68,6 +69,16 @@ void bind_driving_batch(py::module_& m) {
   py::list conditioning;
   for (const char* n : dr::kConditioningNames) conditioning.append(n);
   m.attr("CONDITIONING") = conditioning;
+  py::list state_columns;
+  for (const char* n : dr::kStateRowNames) state_columns.append(n);
+  m.attr("VEHICLE_STATE_COLUMNS") = state_columns;
+  m.def("safe_conditioning", [] {
+    const dr::RewardParams p = dr::safe_reward_params();
+    return py::dict(py::arg("comfort") = p.comfort, py::arg("lane_align_w1") = p.lane_align_w1,
+                    py::arg("lane_align_w2") = p.lane_align_w2, py::arg("lane_center") = p.lane_center,
+                    py::arg("lane_center_bias") = p.lane_center_bias, py::arg("reverse") = p.reverse,
+                    py::arg("stop_line") = p.stop_line);
+  }, "The reward weights every agent gets with conditioning='safe' (reward.h safe_reward_params).");
 
   py::class_<dr::DriveMap, std::shared_ptr<dr::DriveMap>>(m, "DriveMap",
       "A map with its traffic-light layout and pre-drawn spawn buffer, shared by every world.")
@@ -104,6 +115,12 @@ void bind_driving_batch(py::module_& m) {
                     [](Cfg& c, bool r) { c.agent_end = r ? dr::AgentEnd::kRespawn : dr::AgentEnd::kEndWorld; })
       .def_readwrite("jerk_noise", &Cfg::jerk_noise)
       .def_readwrite("spawn_speed_max", &Cfg::spawn_speed_max)
+      .def_readwrite("spawn_clearance", &Cfg::spawn_clearance_m)
+      .def_readwrite("obs_noise_pos", &Cfg::obs_noise_pos_m)
+      .def_readwrite("obs_noise_heading", &Cfg::obs_noise_heading_rad)
+      .def_readwrite("obs_noise_speed", &Cfg::obs_noise_speed_mps)
+      .def_readwrite("obs_inflate", &Cfg::obs_inflate_m)
+      .def_readwrite("safe_conditioning", &Cfg::safe_conditioning)
       .def_readwrite("waypoints_max", &Cfg::waypoints_max)
       .def_readwrite("lights_enabled", &Cfg::lights_enabled)
       .def_readwrite("erratic_enabled", &Cfg::erratic_enabled)
@@ -134,6 +151,20 @@ void bind_driving_batch(py::module_& m) {
       }, py::arg("index") = 0,
          "Every vehicle slot of world `index` (agents first, static obstacles from MAX_AGENTS), (200, 9): "
          "x, y, heading, speed, length, width, state (0 empty, 1 alive, 2 ended), lane, z.")
+      .def("vehicle_states", [](PyDriveBatch& pb, py::array out) {
+        const dr::DriveConfig& cfg = pb.batch->config();
+        const py::ssize_t n = pb.batch->num_envs(), rows = dr::state_rows(cfg);
+        if (!py::isinstance<py::array_t<float>>(out) || out.ndim() != 3 || out.shape(0) != n || out.shape(1) != rows ||
+            out.shape(2) != dr::kStateRowSize || !(out.flags() & py::array::c_style) || !out.writeable())
+          throw py::value_error("out: expected a writeable C-contiguous float32 array of shape (" + std::to_string(n) +
+                                ", " + std::to_string(rows) + ", " + std::to_string(dr::kStateRowSize) + ")");
+        float* base = static_cast<float*>(out.mutable_data());
+        py::gil_scoped_release release;
+        for (py::ssize_t i = 0; i < n; ++i)
+          dr::write_vehicle_states(pb.batch->world(static_cast<int>(i)), cfg, base + i * rows * dr::kStateRowSize);
+      }, py::arg("out"),
+         "Writes every world's vehicle states into `out` (num_envs, slots + static_obstacles, 8) float32, "
+         "columns VEHICLE_STATE_COLUMNS: agent slots first, then static obstacles. Allocates nothing.")
       .def("goals", [](PyDriveBatch& pb, int i, int slot) {
         if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
         if (slot < 0 || slot >= dr::kMaxAgents) throw py::index_error("slot out of range");

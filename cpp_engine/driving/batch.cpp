@@ -8,6 +8,7 @@
 #include "common/snapshot.h"
 #include "driving/bicycle.h"
 #include "driving/obs.h"
+#include "driving/observed.h"
 #include "driving/step.h"
 
 template class trackfield::Batch<trackfield::driving::DriveDomain>;
@@ -46,6 +47,11 @@ void DriveDomain::check_config(const Config& c) {
   require(c.waypoint_min_m > 0 && c.waypoint_min_m <= c.waypoint_max_m, "waypoint distances: need 0 < min <= max");
   require(std::isfinite(c.jerk_noise) && c.jerk_noise >= 0, "jerk_noise must be >= 0");
   require(std::isfinite(c.spawn_speed_max) && c.spawn_speed_max >= 0, "spawn_speed_max must be >= 0");
+  require(std::isfinite(c.spawn_clearance_m) && c.spawn_clearance_m >= 0, "spawn_clearance must be >= 0");
+  for (float n : {c.obs_noise_pos_m, c.obs_noise_heading_rad, c.obs_noise_speed_mps})
+    require(std::isfinite(n) && n >= 0, "obs_noise: every standard deviation must be finite and >= 0");
+  require(std::isfinite(c.obs_inflate_m) && c.obs_inflate_m >= 0 && c.obs_inflate_m <= 5,
+          "obs_inflate must be in [0, 5] m");
   require(c.reward.goal_radius_m > 0 && c.reward.goal_speed_mps > 0, "goal_radius and goal_speed must be positive");
 }
 
@@ -116,12 +122,20 @@ uint64_t DriveDomain::fingerprint(const Config& c) {
   mix(c.episode_steps), mix(c.agent_end), mix(c.jerk_noise), mix(c.spawn_speed_max), mix(c.waypoints_max);
   mix(c.waypoint_min_m), mix(c.waypoint_max_m), mix(c.reward), mix(c.lights_enabled), mix(c.erratic_enabled);
   mix(c.action), mix(c.observation);
+  mix(c.spawn_clearance_m), mix(c.obs_noise_pos_m), mix(c.obs_noise_heading_rad), mix(c.obs_noise_speed_mps);
+  mix(c.obs_inflate_m), mix(c.safe_conditioning);
   return h;
 }
 
-void DriveDomain::reset(World& w, const Config& cfg, uint64_t seed, int) { reset_world(w, cfg, seed); }
+void DriveDomain::reset(World& w, const Config& cfg, uint64_t seed, int) {
+  reset_world(w, cfg, seed);
+  draw_obs_noise(w, cfg);
+}
 
-void DriveDomain::step(World& w, const Config& cfg, const void* actions) { step_world(w, cfg, actions); }
+void DriveDomain::step(World& w, const Config& cfg, const void* actions) {
+  step_world(w, cfg, actions);
+  draw_obs_noise(w, cfg);
+}
 
 void DriveDomain::write_frame(const World& w, const Config& cfg, int agent, void* frame) {
   write_flat(w, cfg, agent, static_cast<float*>(frame));

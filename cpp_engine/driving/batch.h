@@ -15,7 +15,7 @@ struct DriveDomain {
   using Config = DriveConfig;
   static constexpr const char* kName = "driving";
   static constexpr uint32_t kSnapshotMagic = 0x56495244;  // "DRIV"
-  static constexpr uint32_t kSnapshotVersion = 1;
+  static constexpr uint32_t kSnapshotVersion = 2;  // 2: DriveWorld::obs_noise
 
   static void check_config(const Config& cfg);
   static BatchLayout layout(const Config& cfg);

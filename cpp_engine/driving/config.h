@@ -66,6 +66,14 @@ struct DriveConfig {
   float waypoint_heading_max = 1.0471976f;  // rad (60 degrees)
   float spawn_clearance_m = 1.0f;  // free space between a new vehicle's box circle and others'
 
+  // Observations (observed.h): Gaussian noise on the ego's observed position (per axis),
+  // heading and speed, redrawn every step; others' boxes seen this much larger per side.
+  float obs_noise_pos_m = 0.0f, obs_noise_heading_rad = 0.0f, obs_noise_speed_mps = 0.0f;
+  float obs_inflate_m = 0.0f;
+  // Every agent gets safe_reward_params() (reward.h) as its reward weights and conditioning
+  // instead of a random draw (the evaluation preset's "safe conditioning").
+  bool safe_conditioning = false;
+
   RewardConfig reward;
   RewardRanges reward_ranges;
   LightConfig lights;

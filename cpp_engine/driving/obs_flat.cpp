@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "driving/bicycle.h"
+#include "driving/observed.h"
 #include "driving/route_walk.h"
 #include "driving/step.h"
 
@@ -64,7 +65,8 @@ void write_flat(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
   const DriveMap& dm = world_map(w, cfg);
   const Map& map = *dm.map;
   const Vehicles& v = w.veh;
-  const double ox = v.x[a], oy = v.y[a], c = std::cos(v.heading[a]), s = std::sin(v.heading[a]);
+  const EgoView ego = observed_ego(w, cfg, a);  // with observation noise, if any
+  const double ox = ego.x, oy = ego.y, c = ego.c, s = ego.s;
   const int lane = w.lane[a];
   const Goal& current = w.goals[a][w.goal_index[a]];
   const Goal& final_goal = w.goals[a][w.goal_count[a] > 0 ? w.goal_count[a] - 1 : 0];
@@ -74,10 +76,10 @@ void write_flat(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
   const int npts = walk_route(dm, lane, w.s[a], current.lane, current.s, kObsLaneSpacing, kObsLanePoints, pts, &stop);
 
   float* o = out;
-  o[0] = clip1(w.d[a] / 5.0);
-  o[1] = clip1(wrap_angle(v.heading[a] - w.lane_heading[a]) / M_PI);
+  o[0] = clip1(ego.d / 5.0);
+  o[1] = clip1(wrap_angle(ego.heading - w.lane_heading[a]) / M_PI);
   o[2] = npts > 0 ? clip1(wrap_angle(pts[0].heading - w.lane_heading[a]) / kObsLaneSpacing / 0.1) : 0.0f;
-  o[3] = clip1(v.v[a] / 30.0);
+  o[3] = clip1(ego.v / 30.0);
   o[4] = clip1(map.speed_limit[lane] / 30.0);
   o[5] = clip1(v.phi[a] / kSteerMax);
   o[6] = clip1(v.a_long[a] / 5.0);
@@ -117,12 +119,12 @@ void write_flat(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
       continue;
     }
     const int j = near[k];
-    const double dh = v.heading[j] - v.heading[a];
+    const double dh = v.heading[j] - ego.heading;
     o[0] = 1.0f;
     ego_xy(ox, oy, c, s, v.x[j], v.y[j], kObsVehicleRadius, o + 1);
     o[3] = static_cast<float>(std::cos(dh)), o[4] = static_cast<float>(std::sin(dh));
     o[5] = clip1(v.v[j] / 30.0);
-    o[6] = clip1(v.length[j] / 7.0), o[7] = clip1(v.width[j] / 3.0);
+    o[6] = clip1(observed_size(cfg, v.length[j]) / 7.0), o[7] = clip1(observed_size(cfg, v.width[j]) / 3.0);
     o[8] = clip1((v.z[j] - v.z[a]) / 10.0);
   }
 
@@ -131,7 +133,7 @@ void write_flat(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
       for (int q = 0; q < kLaneCols; ++q) o[q] = 0.0f;
       continue;
     }
-    const double dh = pts[k].heading - v.heading[a];
+    const double dh = pts[k].heading - ego.heading;
     o[0] = 1.0f;
     ego_xy(ox, oy, c, s, pts[k].x, pts[k].y, kObsLaneSpacing * kObsLanePoints, o + 1);
     o[3] = static_cast<float>(std::cos(dh)), o[4] = static_cast<float>(std::sin(dh));

@@ -169,7 +169,8 @@ bool spawn_vehicle(DriveWorld& w, const DriveConfig& cfg, const DriveMap& dm, in
     w.spawn_step[i] = w.steps;
     if (is_static) return true;
     w.agent_id[i] = w.next_agent_id++;
-    draw_reward_params(w.rng, cfg.reward_ranges, w.reward_params[i]);
+    if (cfg.safe_conditioning) w.reward_params[i] = safe_reward_params();
+    else draw_reward_params(w.rng, cfg.reward_ranges, w.reward_params[i]);
     draw_goals(w, cfg, dm, i);
     w.goal_route_m[i] = route_distance(map, w.lane[i], w.s[i], w.goals[i][0].lane, w.goals[i][0].s);
     w.collided[i] = w.off_road[i] = w.reached_goal[i] = w.ran_red[i] = w.waypoint_reached[i] = w.ended_now[i] = 0;

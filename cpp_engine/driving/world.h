@@ -61,6 +61,9 @@ struct DriveWorld {
   float goal_route_m[kMaxAgents];  // route distance to the current goal after the last step
 
   RewardParams reward_params[kMaxAgents];
+  // This step's observation noise of each agent: dx, dy (m), dheading (rad), dv (m/s)
+  // (observed.h; zero unless DriveConfig::obs_noise_* is set).
+  float obs_noise[kMaxAgents][4];
 
   // The last step's events and results per agent slot.
   float j_long[kMaxAgents], j_lat[kMaxAgents];  // applied jerks

@@ -5,7 +5,9 @@ call, reward-conditioned self-play.
 Every map source produces one `RoadMap` (lanes as polylines in their direction of
 travel, boundaries, junctions, lights), which the engine's map is built from; the envs
 are `trackfield.make("town_drive")`, `trackfield.vector.make("town_self_play", ...)` and
-`trackfield.parallel_env("town_self_play")` (see `DrivingEnv`).
+`trackfield.parallel_env("town_self_play")` (see `DrivingEnv`); `evaluate(policy, ...)`
+measures a policy's goal, collision, off-road and red-light rates and km per incident
+under the `eval_long` preset (see `trackfield.driving.evaluation`).
 
 >>> from trackfield.driving import load_map, generate_town
 >>> town01 = load_map("Town01")            # CARLA's Town01, shipped with the package
@@ -24,5 +26,18 @@ from trackfield.driving.roadmap import Boundary, Junction, Lane, MapError, RoadM
 from trackfield.driving.signals import generate_signals
 from trackfield.driving.town_generator import generate_town
 
-__all__ = ["Boundary", "DrivingEnv", "Junction", "Lane", "MapError", "RoadMap", "Signal", "augment_map", "generate_signals",
-           "generate_town", "load_map", "load_map_json", "load_opendrive", "save_map_json", "variants"]
+__all__ = ["Boundary", "DrivingEnv", "DrivingMetrics", "Junction", "Lane", "MapError", "RoadMap", "Signal", "augment_map",
+           "evaluate", "generate_signals", "generate_town", "load_map", "load_map_json", "load_opendrive", "save_map_json",
+           "variants"]
+
+_EVALUATION = ("evaluate", "DrivingMetrics", "IncidentRecorder", "Incident")
+
+
+def __getattr__(name):
+    # Loaded on first use, so `python -m trackfield.driving.evaluation` runs the module
+    # without the package having imported it first.
+    if name in _EVALUATION:
+        from trackfield.driving import evaluation
+
+        return getattr(evaluation, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

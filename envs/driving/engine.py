@@ -81,10 +81,48 @@ def drive_map_for(config: DrivingConfig):
     return _cached_drive_map(key, config.town_seed or 0)
 
 
+def augmented_roadmaps(roadmap: RoadMap, count: int, seed: int) -> list[RoadMap]:
+    """``count`` variants of ``roadmap`` (rescale, shear, mirror: ``augment.variants``),
+    each with lights (a variant that lost its signals gets generated ones)."""
+    from trackfield.driving import generate_signals
+    from trackfield.driving.augment import variants
+
+    out = variants(roadmap, count, seed)
+    for variant in out:
+        if not variant.signals:
+            generate_signals(variant)
+    return out
+
+
+def _build_variants(roadmap: RoadMap, count: int, seed: int) -> tuple:
+    # The routing tables are built with the GIL released: a few threads overlap them.
+    from concurrent.futures import ThreadPoolExecutor
+
+    roadmaps = augmented_roadmaps(roadmap, count, seed)
+    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        return tuple(pool.map(build_drive_map, roadmaps))
+
+
+@functools.lru_cache(maxsize=4)
+def _cached_variants(key: str, town_seed: int, count: int, seed: int) -> tuple:
+    return _build_variants(resolve_roadmap(key, town_seed), count, seed)
+
+
+def drive_maps_for(config: DrivingConfig) -> list:
+    """The engine maps a config's worlds draw from at each reset: the map itself, or with
+    ``augment`` its ``augment_variants`` variants (built once, cached per map and seed)."""
+    if not config.augment:
+        return [drive_map_for(config)]
+    if isinstance(config.map, RoadMap):
+        return list(_build_variants(config.map, config.augment_variants, config.augment_seed))
+    key = None if config.map is None else os.fspath(config.map)
+    return list(_cached_variants(key, config.town_seed or 0, config.augment_variants, config.augment_seed))
+
+
 def engine_config(scenario: DriveScenario, config: DrivingConfig):
     """The C++ DriveConfig for ``scenario`` with the user's ``config``."""
     cfg = _dr.Config()
-    cfg.maps = [drive_map_for(config)]
+    cfg.maps = drive_maps_for(config)
     slots = config.slots if config.slots is not None else scenario.slots
     if config.agents is not None and config.agents > slots:
         raise ValueError(f"agents={config.agents} is more than slots={slots} (agent slots per world)")
@@ -99,7 +137,11 @@ def engine_config(scenario: DriveScenario, config: DrivingConfig):
     cfg.goal_radius, cfg.goal_speed = float(config.goal_radius), float(config.goal_speed)
     cfg.waypoints_max = config.waypoints
     cfg.spawn_speed_max = float(config.spawn_speed)
-    cfg.jerk_noise = float(config.jerk_noise)
+    cfg.jerk_noise = float(config.dynamics_noise)
+    cfg.obs_noise_pos, cfg.obs_noise_heading, cfg.obs_noise_speed = config.obs_noise_stds()
+    cfg.obs_inflate = float(config.obs_inflate)
+    cfg.spawn_clearance = float(config.spawn_clearance)
+    cfg.safe_conditioning = config.conditioning == "safe"
     cfg.lights_enabled, cfg.erratic_enabled = config.lights, config.erratic
     cfg.box_actions = config.action == "box"
     return cfg
