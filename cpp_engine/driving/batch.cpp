@@ -129,7 +129,7 @@ uint64_t DriveDomain::fingerprint(const Config& c) {
 
 void DriveDomain::reset(World& w, const Config& cfg, uint64_t seed, int) {
   reset_world(w, cfg, seed);
-  draw_obs_noise(w, cfg);
+  reset_obs_noise(w, cfg, seed);
 }
 
 void DriveDomain::step(World& w, const Config& cfg, const void* actions) {

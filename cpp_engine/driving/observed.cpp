@@ -20,6 +20,11 @@ EgoView observed_ego(const DriveWorld& w, const DriveConfig& cfg, int a) {
   return e;
 }
 
+void reset_obs_noise(DriveWorld& w, const DriveConfig& cfg, uint64_t seed) {
+  rng_seed(w.obs_rng, seed, 0x4f42534eULL);  // "OBSN": a stream apart from the world's
+  draw_obs_noise(w, cfg);
+}
+
 void draw_obs_noise(DriveWorld& w, const DriveConfig& cfg) {
   if (!obs_noise_enabled(cfg)) return;  // the world's obs_noise stays zero (reset zeroes it)
   const int C = cfg.num_controlled();
@@ -29,10 +34,10 @@ void draw_obs_noise(DriveWorld& w, const DriveConfig& cfg) {
       n[0] = n[1] = n[2] = n[3] = 0.0f;
       continue;
     }
-    n[0] = cfg.obs_noise_pos_m * rng_normal(w.rng);
-    n[1] = cfg.obs_noise_pos_m * rng_normal(w.rng);
-    n[2] = cfg.obs_noise_heading_rad * rng_normal(w.rng);
-    n[3] = cfg.obs_noise_speed_mps * rng_normal(w.rng);
+    n[0] = cfg.obs_noise_pos_m * rng_normal(w.obs_rng);
+    n[1] = cfg.obs_noise_pos_m * rng_normal(w.obs_rng);
+    n[2] = cfg.obs_noise_heading_rad * rng_normal(w.obs_rng);
+    n[3] = cfg.obs_noise_speed_mps * rng_normal(w.obs_rng);
   }
 }
 

@@ -4,13 +4,16 @@
 // writers read the ego through observed_ego() instead of the world's arrays, so every
 // observation kind sees the same noisy ego.
 //
-// The noise of each agent is drawn from the world's RNG once per step (after the step, and
-// after a reset) by draw_obs_noise() and kept in the world (DriveWorld::obs_noise), so
-// writing an observation changes nothing, a snapshot carries the noise, and the same seed
-// gives the same noise. With every obs_noise_* at 0 nothing is drawn (the RNG stream is the
-// one without noise).
+// The noise of each agent is drawn once per step (after the step, and after a reset) by
+// draw_obs_noise() from the world's own observation-noise generator (DriveWorld::obs_rng,
+// a separate stream seeded with the world), and kept in the world (DriveWorld::obs_noise):
+// writing an observation changes nothing, a snapshot carries the noise, the same seed gives
+// the same noise, and the world itself (spawns, lights, erratic drivers) evolves exactly as
+// without noise for the same actions.
 #ifndef TRACKFIELD_DRIVING_OBSERVED_H
 #define TRACKFIELD_DRIVING_OBSERVED_H
+
+#include <cstdint>
 
 #include "driving/config.h"
 #include "driving/world.h"
@@ -36,7 +39,9 @@ inline bool obs_noise_enabled(const DriveConfig& cfg) {
   return cfg.obs_noise_pos_m > 0.0f || cfg.obs_noise_heading_rad > 0.0f || cfg.obs_noise_speed_mps > 0.0f;
 }
 
-// Draws this step's observation noise of every controlled slot (zeros it when disabled).
+// Seeds the world's observation-noise generator from the reset seed and draws the first noise.
+void reset_obs_noise(DriveWorld& w, const DriveConfig& cfg, uint64_t seed);
+// Draws this step's observation noise of every controlled slot (nothing when disabled).
 void draw_obs_noise(DriveWorld& w, const DriveConfig& cfg);
 
 }  // namespace trackfield::driving

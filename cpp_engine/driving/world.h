@@ -62,8 +62,10 @@ struct DriveWorld {
 
   RewardParams reward_params[kMaxAgents];
   // This step's observation noise of each agent: dx, dy (m), dheading (rad), dv (m/s)
-  // (observed.h; zero unless DriveConfig::obs_noise_* is set).
+  // (observed.h; zero unless DriveConfig::obs_noise_* is set), and its own generator, so
+  // the noise never changes what happens in the world.
   float obs_noise[kMaxAgents][4];
+  Rng obs_rng;
 
   // The last step's events and results per agent slot.
   float j_long[kMaxAgents], j_lat[kMaxAgents];  // applied jerks

@@ -79,7 +79,8 @@ class DrivingEnv(BatchEnv):
     | centring | 0 (off) | optional centring term |
 
     ## Starting State
-    A map is drawn among the config's; lights get random timings and removals. Agents
+    A map is drawn among the config's (the augmented variants with `augment`); lights get
+    random timings and removals. Agents
     (U{agents_min, agents_max}) are placed one at a time at on-road points drawn from a
     lane-length-weighted buffer (no bias to wide roads), clear of the vehicles already
     placed, heading along their lane, at U(0, spawn_speed) m/s (0 by default).
@@ -105,10 +106,40 @@ class DrivingEnv(BatchEnv):
     | goal_radius, goal_speed | float | 2.0, 2.0 | goal reached within this distance (m), the final goal below this speed (m/s) |
     | waypoints | int | 3 | at most this many waypoints per route |
     | spawn_speed | float | 0 | agents start at U(0, min(spawn_speed, limit)) m/s |
-    | jerk_noise | float | 0 | std of Gaussian noise on each jerk, m/s^3 |
+    | preset | str | None | "eval_long": the evaluation set-up (see Presets and noise) |
+    | spawn_clearance | float | 1.0 | m of free space between a new vehicle's bounding circle and every other's |
+    | obs_noise | float or 3 floats | 0 | noise on the ego's observed position, heading, speed (see Presets and noise) |
+    | dynamics_noise | float | 0 | std of Gaussian noise on each applied jerk (long. and lat.), m/s^3 |
+    | obs_inflate | float | 0 | other vehicles' length and width as observed grow by this per side, m |
+    | conditioning | str | "random" | "random": reward weights drawn per agent; "safe": every agent the cautious weights |
+    | augment | bool | False | each world reset drives on one of `augment_variants` augmented variants of the map |
+    | augment_variants, augment_seed | int | 128, 0 | how many variants (built once per process), and their seed |
     | lights, erratic | bool | True, True | traffic lights; erratic drivers (blind spells, sudden braking) |
     | action | str | "discrete" | "discrete" (12) or "box" |
     | observation | str | "flat" | "flat" |
+
+    ## Presets and noise
+    `obs_noise` perturbs only what the ego observes of itself (the world is unchanged, and
+    the noise has its own generator: same seed, same noise): Gaussian, redrawn every step,
+    on its position (per axis; it moves the ego frame, so goals, vehicles and lane points
+    shift, and the lane offset), heading and speed. A float k means standard deviations
+    k x (0.5 m, 0.02 rad, 0.2 m/s); three floats give them directly. `dynamics_noise` adds
+    Gaussian noise to every vehicle's jerks before clipping (the action steps are 4 and
+    15 m/s^3, so 1.0 is a quarter of the smallest).
+
+    `augment=True` builds `augment_variants` variants of the map (`augment.variants`:
+    stretch 0.8-1.2 along x and y, shear +-0.1, a mirror half the time, which makes it a
+    left-hand-traffic town as GIGAFLOW's flips did) and each world reset draws one
+    (`info["map_id"]`); 128 variants of the small town take about 5 s to build.
+
+    `preset="eval_long"` (GIGAFLOW's long-run evaluation; `trackfield.driving.evaluate`
+    uses it) fixes dt = 1/15 s, slots = agents = 50, obs_noise = dynamics_noise = 0,
+    erratic = False, lights = True (default timings), spawn_clearance = 10 m (respawns
+    land among moving traffic: 1 s of reaction at 10 m/s), obs_inflate = 0.1 m (others
+    seen 10 cm larger per side) and conditioning = "safe" (`_engine.driving.safe_conditioning()`:
+    comfort 0.1, lane_align 0.025 and 1, lane_center 0.0075 with no bias, reverse 0.0075,
+    stop_line 1: the top of every penalty range); max_steps defaults to 4500 (5 min).
+    Passing a fixed key with another value raises ValueError; other keys are free.
 
     ## Vectorized use
     >>> import trackfield

@@ -6,7 +6,7 @@ red-light rates, km driven, km per incident, and an incident recorder that keeps
     from trackfield.driving import evaluate
     metrics = evaluate(None, worlds=8, km=200)        # None: the scripted lane keeper
     print(metrics)                                    # rates beside the reference figures
-    metrics.incidents[0].states.shape                 # (<= 150, 50, 8): 10 s before it
+    metrics.incidents[0].states.shape                 # (<= 150, 50, 8): the 10 s up to it
 
 or ``python -m trackfield.driving.evaluation --km 200``.
 
@@ -16,13 +16,13 @@ Definitions (every count is over the controlled agents):
   road or the evaluation's end (respawns are new agent-episodes; an agent still driving
   when the evaluation stops counts as one).
 - goal rate: final goals reached / agent-episodes. collision, off-road rates: agents that
-  collided / left the road, per agent-episode and per km. A collision of two agents is two
-  incidents, one per agent, as the km are summed over agents. red-light rate: stop lines
-  crossed on red (several per agent-episode possible).
+  collided / left the road, per agent-episode and per km (a two-car crash flags both).
+  red-light rate: stop lines crossed on red (several per agent-episode possible).
 - km: for each agent and step, |v_before + v_after| / 2 * dt (the distance the bicycle
   model moves along its arc, with the step's mean speed).
-- incident: a collision or off-road of an agent; km per incident = km / incidents
-  (inf without any).
+- incident: a collision or an off-road event: the agents of one world flagged at one step
+  make one event per kind (a two-car crash is one incident, as it is one police-reported
+  crash). km per incident = km / incidents (inf without any).
 
 Reference figures printed beside (not comparable one to one: simulated towns, not real
 roads): GIGAFLOW's policy drove about 3 million km between incidents in its long-run
@@ -32,13 +32,14 @@ The incident recorder (``IncidentRecorder``) keeps a ring buffer of the last
 ``seconds`` (10 s: 150 steps at 1/15 s) of vehicle states of every world, written by the
 engine straight into a (steps, worlds, vehicles, 8) float32 array (columns
 ``VEHICLE_STATE_COLUMNS``: x, y, heading, speed, length, width, slot state, agent id);
-on each incident it copies that world's window, which is shorter when the world's
-episode is younger (its reset state plus every step since).
+on each incident it copies that world's window (up to and including the incident's step),
+which is shorter when the world's episode is younger (its reset state plus every step since).
 """
 from __future__ import annotations
 
 import dataclasses
 import math
+import os
 import time
 
 import numpy as np
@@ -52,26 +53,29 @@ VEHICLE_STATE_COLUMNS = tuple(_engine.driving.VEHICLE_STATE_COLUMNS)
 
 @dataclasses.dataclass
 class Incident:
-    """One agent's collision or off-road, with the world's states before it."""
+    """A collision or an off-road in one world at one step, with the world's states before it."""
 
     world: int
     step: int            # steps since the world's episode began
-    agent: int           # slot
-    agent_id: int        # identity in the episode
     kind: str            # "collision" or "off_road"
+    agents: tuple        # the slots flagged (a two-car crash names both)
+    agent_ids: tuple     # their identities in the episode
     dt: float
-    states: np.ndarray = dataclasses.field(repr=False)  # (T, vehicles, 8) float32, oldest first; last: the incident step
+    states: np.ndarray = dataclasses.field(repr=False)  # (T, vehicles, 8) float32, oldest first; last: this step
 
     @property
     def seconds(self) -> float:
+        """Time the window spans, s."""
         return (len(self.states) - 1) * self.dt
 
 
 class IncidentRecorder:
     """The last ``seconds`` of vehicle states of every world of a driving engine (see the
-    module docstring). ``record()`` after every reset and step (one C++ call writing every
-    world's states into the ring, no allocation); ``restart(worlds)`` after resetting
-    some worlds; ``check(collided, off_road, steps)`` stores an ``Incident`` per flagged agent."""
+    module docstring). ``record()`` after every reset and step (one C++ call writes every
+    world's states into the ring; no allocation, no Python loop over worlds or agents);
+    ``restart(worlds)`` after resetting some worlds; ``check(...)`` stores an ``Incident``
+    per world and kind with a flagged agent (at most ``max_records``; later ones are counted
+    in ``dropped``)."""
 
     def __init__(self, engine, seconds: float = 10.0, max_records: int = 256):
         self.engine = engine
@@ -85,7 +89,7 @@ class IncidentRecorder:
         self.filled = np.zeros(n, np.int64)   # states of each world's current episode in the ring
         self.max_records = max_records
         self.records: list[Incident] = []
-        self.dropped = 0                      # incidents past max_records (counted, not stored)
+        self.dropped = 0
 
     def record(self) -> None:
         self.latest = (self.latest + 1) % self.length
@@ -99,21 +103,22 @@ class IncidentRecorder:
         self.filled[worlds] = 1
 
     def window(self, world: int) -> np.ndarray:
+        """World ``world``'s recorded states, oldest first (a copy)."""
         count = int(self.filled[world])
         index = (self.latest - np.arange(count - 1, -1, -1)) % self.length
         return self.ring[index, world].copy()
 
-    def check(self, collided: np.ndarray, off_road: np.ndarray, steps: np.ndarray, agent_ids: np.ndarray) -> None:
-        incident = collided | off_road
-        if not incident.any():
-            return
-        for world, agent in np.argwhere(incident):   # incidents only: rare next to agent-steps
-            if len(self.records) >= self.max_records:
-                self.dropped += 1
-                continue
-            kind = "collision" if collided[world, agent] else "off_road"
-            self.records.append(Incident(int(world), int(steps[world]), int(agent), int(agent_ids[world, agent]),
-                                         kind, self.dt, self.window(world)))
+    def check(self, flags: dict, steps: np.ndarray, agent_ids: np.ndarray) -> None:
+        """``flags``: {kind: (worlds, slots) bool} of this step."""
+        for kind, flagged in flags.items():
+            for world in np.flatnonzero(flagged.any(axis=1)):   # worlds with an incident: rare
+                if len(self.records) >= self.max_records:
+                    self.dropped += 1
+                    continue
+                agents = np.flatnonzero(flagged[world])
+                self.records.append(Incident(int(world), int(steps[world]), kind, tuple(int(a) for a in agents),
+                                             tuple(int(agent_ids[world, a]) for a in agents), self.dt,
+                                             self.window(world)))
 
 
 @dataclasses.dataclass
@@ -129,14 +134,11 @@ class DrivingMetrics:
     collisions: int
     off_road: int
     red_lights: int
+    incident_count: int       # collision and off-road events (a world's agents flagged at one step: one event per kind)
     km: float
     seconds: float            # wall time
     incidents: list = dataclasses.field(default_factory=list, repr=False)   # Incident records
     incidents_dropped: int = 0
-
-    @property
-    def incident_count(self) -> int:
-        return self.collisions + self.off_road
 
     def per_episode(self, count: int) -> float:
         return count / self.agent_episodes if self.agent_episodes else math.nan
@@ -221,6 +223,83 @@ def lane_keeping_policy(obs: np.ndarray) -> np.ndarray:
     return (3 * i_long + i_lat).astype(np.int32)
 
 
+class EvaluationRun:
+    """The evaluation loop over an engine built with ``autoreset=False`` (``evaluate`` builds
+    one; tests build their own to stage a scene). ``step()`` asks the policy for every
+    slot's action, steps every world once in C++, adds this step's events with numpy over
+    all slots, records the states and resets the worlds whose episode ended from their own
+    generators. ``sync()`` re-reads the live mask and speeds after the world was edited
+    (``place_vehicle``)."""
+
+    def __init__(self, engine, policy, seed: int = 0, record_incidents: bool = True, incident_seconds: float = 10.0,
+                 max_incidents: int = 256):
+        self.engine = engine
+        self.policy = lane_keeping_policy if policy is None else policy
+        names = engine.agent_info_fields.names
+        self._col = {n: names.index(n) for n in ("agent_id", "speed", "collided", "off_road", "reached_goal", "ran_red")}
+        self._world_steps = engine.world_info_fields.names.index("steps")
+        self.dt = float(engine.drive_config.dt)
+        self.recorder = IncidentRecorder(engine, incident_seconds, max_incidents) if record_incidents else None
+        self.steps = self.agent_steps = self.goals = self.collisions = self.off_road = self.red_lights = 0
+        self.incidents = 0
+        self.distance_m = 0.0
+        engine.batch.reset_all(seed)
+        if self.recorder:
+            self.recorder.record()
+        self._obs = engine.obs.view()
+        self._obs.flags.writeable = False
+        self._live = engine.live.copy()
+        self._speed = engine.agent_info[..., self._col["speed"]].copy()
+        self.agent_episodes = int(self._live.sum())
+
+    @property
+    def km(self) -> float:
+        return self.distance_m / 1000.0
+
+    def sync(self) -> None:
+        np.copyto(self._live, self.engine.live)
+        np.copyto(self._speed, self.engine.agent_info[..., self._col["speed"]])
+
+    def step(self) -> None:
+        engine, col, info = self.engine, self._col, self.engine.agent_info
+        engine.set_batch_actions(self.policy(self._obs), (engine.num_envs, engine.num_agents))
+        engine.batch.step()
+        self.steps += 1
+        acted = self._live   # the slots in play in the observation the policy acted on
+        speed = info[..., col["speed"]]
+        self.distance_m += float(np.abs(0.5 * (speed + self._speed))[acted].sum()) * self.dt
+        collided = (info[..., col["collided"]] > 0) & acted
+        off_road = (info[..., col["off_road"]] > 0) & acted
+        self.agent_steps += int(np.count_nonzero(acted))
+        self.goals += int(np.count_nonzero((info[..., col["reached_goal"]] > 0) & acted))
+        self.collisions += int(np.count_nonzero(collided))
+        self.off_road += int(np.count_nonzero(off_road))
+        self.red_lights += int(np.count_nonzero((info[..., col["ran_red"]] > 0) & acted))
+        self.incidents += int(np.count_nonzero(collided.any(axis=1))) + int(np.count_nonzero(off_road.any(axis=1)))
+        if self.recorder:
+            self.recorder.record()
+            self.recorder.check({"collision": collided, "off_road": off_road},
+                                engine.world_info[:, self._world_steps], info[..., col["agent_id"]])
+        new = engine.live & ~acted
+        done = np.flatnonzero(engine.terminated | engine.truncated)
+        if len(done):
+            for i in done:   # worlds whose episode ended (every max_steps): rare
+                engine.batch.reset_one(int(i))
+            new[done] = engine.live[done]
+            if self.recorder:
+                self.recorder.restart(done)
+        self.agent_episodes += int(np.count_nonzero(new))
+        self.sync()
+
+    def metrics(self, map_name: str, seconds: float = 0.0) -> DrivingMetrics:
+        rec = self.recorder
+        return DrivingMetrics(map=map_name, worlds=self.engine.num_envs, steps=self.steps, agent_steps=self.agent_steps,
+                              agent_episodes=self.agent_episodes, goals=self.goals, collisions=self.collisions,
+                              off_road=self.off_road, red_lights=self.red_lights, incident_count=self.incidents,
+                              km=self.km, seconds=seconds, incidents=rec.records if rec else [],
+                              incidents_dropped=rec.dropped if rec else 0)
+
+
 def evaluate(policy=None, map=None, worlds: int = 8, km: float | None = None, steps: int | None = None,
              seed: int = 0, num_threads: int | None = None, record_incidents: bool = True,
              incident_seconds: float = 10.0, max_incidents: int = 256, preset: str | None = "eval_long",
@@ -228,13 +307,14 @@ def evaluate(policy=None, map=None, worlds: int = 8, km: float | None = None, st
     """Runs ``policy`` on ``worlds`` worlds of ``town_self_play`` (``preset="eval_long"``
     by default: dt 1/15 s, 50 agents, no noise, safe conditioning; see DrivingConfig) until
     ``km`` km have been driven in all, or for ``steps`` batch steps (give one; ``steps``
-    wins if both are given). Worlds that end start a new episode from their own generator,
-    so the whole run is determined by ``seed``.
+    wins if both are given). Worlds whose episode ends (``max_steps``, 4500 under the
+    preset) start a new one from their own generator, so the run is determined by ``seed``.
 
     ``policy(obs) -> actions``: obs (worlds, slots, 336) float32, read-only; actions
-    (worlds, slots) ints in [0, 12) (or (worlds, slots, 2) jerks with ``action="box"``);
-    actions of slots not in play are ignored. ``None``: ``lane_keeping_policy``.
-    Other keywords are DrivingConfig's (``map`` too; ``town_seed``, ``max_steps`` ...).
+    (worlds, slots) ints in [0, 12) for every slot (or (worlds, slots, 2) jerks with
+    ``action="box"``); actions of slots not in play are ignored. ``None``:
+    ``lane_keeping_policy``. Other keywords are DrivingConfig's (``town_seed``,
+    ``max_steps``, ``augment`` ...; the preset's fixed keys only with its own values).
     """
     from trackfield.core.config import check_float, check_int, config_from_kwargs
     from trackfield.core.engine import default_threads
@@ -256,66 +336,25 @@ def evaluate(policy=None, map=None, worlds: int = 8, km: float | None = None, st
         raise TypeError(f"policy must be a callable obs -> actions or None, got {type(policy).__name__}")
     threads = min(default_threads() if num_threads is None else check_int("num_threads", num_threads, 1, 1024), worlds)
     cfg = config_from_kwargs(DrivingConfig, dict(config, map=map, preset=preset), "evaluate")
-    if policy is None and cfg.observation != "flat":
-        raise ValueError("evaluate: the built-in scripted policy reads the flat observation; pass observation='flat'")
-    if policy is None and cfg.action != "discrete":
-        raise ValueError("evaluate: the built-in scripted policy gives discrete actions; pass action='discrete'")
+    if policy is None and (cfg.observation != "flat" or cfg.action != "discrete"):
+        raise ValueError("evaluate: the built-in scripted policy reads the flat observation and gives discrete "
+                         "actions; pass observation='flat', action='discrete' or a policy")
     engine = make_engine(load_driving_scenario("town_self_play"), cfg, num_envs=worlds, num_threads=threads,
                          autoreset=False)
-    act = lane_keeping_policy if policy is None else policy
-    names = engine.agent_info_fields.names
-    col = {name: names.index(name) for name in ("agent_id", "speed", "collided", "off_road", "reached_goal", "ran_red")}
-    world_steps = engine.world_info_fields.names.index("steps")
-    dt = float(engine.drive_config.dt)
-    recorder = IncidentRecorder(engine, incident_seconds, max_incidents) if record_incidents else None
-
-    engine.batch.reset_all(seed)
-    if recorder:
-        recorder.record()
-    obs_view = engine.obs.view()
-    obs_view.flags.writeable = False
-    info = engine.agent_info
-    live_before = engine.live.copy()
-    speed_before = info[..., col["speed"]].copy()
-    totals = dict(agent_steps=0, agent_episodes=int(live_before.sum()), goals=0, collisions=0, off_road=0,
-                  red_lights=0)
-    distance_m = 0.0
-    done_steps = 0
+    run = EvaluationRun(engine, policy, seed, record_incidents, incident_seconds, max_incidents)
     start = time.perf_counter()
-    while (done_steps < steps) if steps is not None else (distance_m < km * 1000.0):
-        engine.set_batch_actions(act(obs_view), (worlds, engine.num_agents))
-        engine.batch.step()
-        done_steps += 1
-        acted = live_before
-        speed = info[..., col["speed"]]
-        distance_m += float(np.abs(0.5 * (speed + speed_before))[acted].sum()) * dt
-        collided = (info[..., col["collided"]] > 0) & acted
-        off_road = (info[..., col["off_road"]] > 0) & acted
-        totals["agent_steps"] += int(acted.sum())
-        totals["goals"] += int(np.count_nonzero((info[..., col["reached_goal"]] > 0) & acted))
-        totals["collisions"] += int(np.count_nonzero(collided))
-        totals["off_road"] += int(np.count_nonzero(off_road))
-        totals["red_lights"] += int(np.count_nonzero((info[..., col["ran_red"]] > 0) & acted))
-        if recorder:
-            recorder.record()
-            recorder.check(collided, off_road, engine.world_info[:, world_steps], info[..., col["agent_id"]])
-        new = engine.live & ~acted
-        done = np.flatnonzero(engine.terminated | engine.truncated)
-        if len(done):
-            for i in done:   # worlds whose episode ended (every max_steps): rare
-                engine.batch.reset_one(int(i))
-            new[done] = engine.live[done]
-            if recorder:
-                recorder.restart(done)
-        totals["agent_episodes"] += int(np.count_nonzero(new))
-        np.copyto(live_before, engine.live)
-        np.copyto(speed_before, info[..., col["speed"]])
+    while (run.steps < steps) if steps is not None else (run.distance_m < km * 1000.0):
+        run.step()
     seconds = time.perf_counter() - start
-    name = cfg.map if isinstance(cfg.map, str) else getattr(cfg.map, "name", None) or \
-        f"generated town (seed {cfg.town_seed or 0})"
-    return DrivingMetrics(map=str(name), worlds=worlds, steps=done_steps, km=distance_m / 1000.0, seconds=seconds,
-                          incidents=recorder.records if recorder else [],
-                          incidents_dropped=recorder.dropped if recorder else 0, **totals)
+    if isinstance(cfg.map, (str, os.PathLike)):
+        name = os.fspath(cfg.map)
+    elif cfg.map is not None:
+        name = getattr(cfg.map, "name", "a RoadMap")
+    else:
+        name = f"generated town (seed {cfg.town_seed or 0})"
+    if cfg.augment:
+        name += f", {cfg.augment_variants} augmented variants"
+    return run.metrics(name, seconds)
 
 
 def main(argv=None) -> None:
