@@ -95,30 +95,12 @@ def race(scenario: str, policy: str, episodes: int, seed: int, max_time_s: float
 
 
 def lane_keeping_action(obs: np.ndarray) -> int:
-    """A scripted driver for the demo: pure pursuit on the route's lane points, a speed
-    target under the limit, stopping for red lights and a vehicle close ahead. Jerk
-    actions change accelerations, so each axis steers its acceleration towards a target."""
-    speed, limit = obs[3] * 30.0, obs[4] * 30.0
-    a_long, a_lat = obs[6] * 5.0, obs[7] * 4.0
-    points = obs[200:320].reshape(20, 6)
-    target_lat = 0.0
-    ahead = points[(points[:, 0] > 0) & (points[:, 1] * 100.0 > max(4.0, 0.8 * speed))]
-    if len(ahead):
-        x, y = ahead[0, 1] * 100.0, ahead[0, 2] * 100.0
-        target_lat = 2.0 * max(speed + 0.3 * a_long, 0.5) ** 2 * y / (x * x + y * y)
-    target_speed = min(0.7 * limit, 8.0)
-    vehicles = obs[20:200].reshape(20, 9)
-    close = vehicles[(vehicles[:, 0] > 0) & (vehicles[:, 1] > 0) & (np.abs(vehicles[:, 2] * 200.0) < 2.5)]
-    if len(close) and close[:, 1].min() * 200.0 < 8.0 + 1.5 * speed:
-        target_speed = 0.0
-    light = obs[320:325]
-    if light[0] > 0 and light[4] > 0 and light[1] * 100.0 < 5.0 + 2.0 * speed:
-        target_speed = 0.0
-    target_long = float(np.clip(0.6 * (target_speed - speed), -4.0, 2.0))
-    i_long = 3 if target_long - a_long > 0.6 else (1 if target_long - a_long < -1.5 else (2 if abs(target_long - a_long) < 0.6 else 1))
-    band = 0.05 + 0.03 * speed
-    i_lat = 2 if target_lat - a_lat > band else (0 if target_lat - a_lat < -band else 1)
-    return 3 * i_long + i_lat
+    """A scripted driver for the demo: one row of ``trackfield.driving.evaluation.lane_keeping_policy``
+    (pure pursuit on the route's lane points, a speed target under the limit and the
+    curvature's, braking to red lights, the final goal and a vehicle close ahead)."""
+    from trackfield.driving.evaluation import lane_keeping_policy
+
+    return int(lane_keeping_policy(obs[None])[0])
 
 
 def drive_ending(info: dict, truncated: bool) -> str:

@@ -194,13 +194,18 @@ class DrivingMetrics:
 
 
 def lane_keeping_policy(obs: np.ndarray) -> np.ndarray:
-    """A scripted driver for every slot at once (``trackfield.demo.lane_keeping_action``,
-    vectorised): pure pursuit on the route's lane points, a speed target under the limit,
-    stopping for red lights and a vehicle close ahead. obs (..., 336) flat -> actions (...,)."""
+    """A scripted driver for every slot at once (numpy over all rows; ``trackfield.demo``'s
+    ``lane_keeping_action`` extended): pure pursuit on the route's lane points; a speed
+    target under the limit and slow enough for the curvature ahead (2 m/s^2 lateral); a
+    braking profile to a red or yellow stop line, to the final goal (reached only below
+    2 m/s) and behind a vehicle close ahead. Jerk actions change accelerations, so each
+    axis steers its acceleration towards a target. obs (..., 336) flat -> actions (...,)."""
     speed, limit = obs[..., 3] * 30.0, obs[..., 4] * 30.0
     a_long, a_lat = obs[..., 6] * 5.0, obs[..., 7] * 4.0
+    half_length = obs[..., 12] * 3.5
     points = obs[..., 200:320].reshape(obs.shape[:-1] + (20, 6))
-    ahead = (points[..., 0] > 0) & (points[..., 1] * 100.0 > np.maximum(4.0, 0.8 * speed)[..., None])
+    present = points[..., 0] > 0
+    ahead = present & (points[..., 1] * 100.0 > np.maximum(4.0, 0.8 * speed)[..., None])
     first = np.argmax(ahead, axis=-1)[..., None]
     x = np.take_along_axis(points[..., 1], first, -1)[..., 0] * 100.0
     y = np.take_along_axis(points[..., 2], first, -1)[..., 0] * 100.0
@@ -208,15 +213,33 @@ def lane_keeping_policy(obs: np.ndarray) -> np.ndarray:
         pursuit = 2.0 * np.maximum(speed + 0.3 * a_long, 0.5) ** 2 * y / (x * x + y * y)
     target_lat = np.where(ahead.any(axis=-1), pursuit, 0.0)
     target_speed = np.minimum(0.7 * limit, 8.0)
+    # Curvature of the route over the next 40 m (points 5 m apart).
+    angle = np.unwrap(np.arctan2(points[..., 4], points[..., 3]), axis=-1)
+    bend = np.abs(np.diff(angle[..., :9], axis=-1)) * (present[..., 1:9] & present[..., :8])
+    target_speed = np.minimum(target_speed, np.sqrt(2.0 * 5.0 / np.maximum(bend.max(axis=-1), 1e-3)))
+
+    # Where to stop: behind a vehicle close ahead, at a red (or stoppable yellow) stop line,
+    # at the final goal (reached only below 2 m/s). None: inf.
     vehicles = obs[..., 20:200].reshape(obs.shape[:-1] + (20, 9))
     close = (vehicles[..., 0] > 0) & (vehicles[..., 1] > 0) & (np.abs(vehicles[..., 2] * 200.0) < 2.5)
-    nearest = np.where(close, vehicles[..., 1] * 200.0, np.inf).min(axis=-1)
-    target_speed = np.where(nearest < 8.0 + 1.5 * speed, 0.0, target_speed)
+    gap = vehicles[..., 1] * 200.0 - 3.5 * vehicles[..., 6]   # to the other's rear (length / 7)
+    stop_m = np.where(close, gap, np.inf).min(axis=-1) - half_length - 3.0
     light = obs[..., 320:325]
-    red = (light[..., 0] > 0) & (light[..., 4] > 0) & (light[..., 1] * 100.0 < 5.0 + 2.0 * speed)
-    target_speed = np.where(red, 0.0, target_speed)
-    diff = np.clip(0.6 * (target_speed - speed), -4.0, 2.0) - a_long
-    i_long = np.where(diff > 0.6, 3, np.where(diff < -1.5, 1, np.where(np.abs(diff) < 0.6, 2, 1)))
+    light_m = light[..., 1] * 100.0 - half_length - 1.0
+    red, yellow = (light[..., 0] > 0) & (light[..., 4] > 0), (light[..., 0] > 0) & (light[..., 3] > 0)
+    stop_m = np.where(red | (yellow & (light_m > speed * speed / 6.0)), np.minimum(stop_m, light_m), stop_m)
+    stop_m = np.where(obs[..., 19] <= 0.0, np.minimum(stop_m, obs[..., 18] * 1000.0 - 1.0), stop_m)
+    target_speed = np.minimum(target_speed, np.sqrt(4.0 * np.maximum(stop_m, 0.0)))   # 2 m/s^2 to the stop
+    target_long = np.clip(0.8 * (target_speed - speed), -4.0, 2.0)
+    with np.errstate(divide="ignore"):
+        need = np.where(speed > 0, speed * speed / (2.0 * np.maximum(stop_m, 0.05)), 0.0)  # to stop in time
+    target_long = np.where(need > 0.5, np.minimum(target_long, -np.minimum(need, 8.0)), target_long)
+    # Standing (or nearly): bring the acceleration to exactly 0 (the sign snap) so as not to roll back.
+    standing = (target_speed < 0.3) & (np.abs(speed) < 0.3)
+    target_long = np.where(standing, np.clip(-2.0 * speed, -0.5, 0.5), target_long)
+    diff = target_long - a_long
+    dead = np.where(standing, 0.15, 0.6)
+    i_long = np.where(diff > dead, 3, np.where(diff < -3.0, 0, np.where(diff < -dead, 1, 2)))
     band = 0.05 + 0.03 * speed
     dlat = target_lat - a_lat
     i_lat = np.where(dlat > band, 2, np.where(dlat < -band, 0, 1))
