@@ -130,7 +130,8 @@ class DrivingEnv(BatchEnv):
     `augment=True` builds `augment_variants` variants of the map (`augment.variants`:
     stretch 0.8-1.2 along x and y, shear +-0.1, a mirror half the time, which makes it a
     left-hand-traffic town as GIGAFLOW's flips did) and each world reset draws one
-    (`info["map_id"]`); 128 variants of the small town take about 5 s to build.
+    (`info["map_id"]`); 128 variants of the small town take about 10 s to build (once per
+    process: they are cached per map, count and seed).
 
     `preset="eval_long"` (GIGAFLOW's long-run evaluation; `trackfield.driving.evaluate`
     uses it) fixes dt = 1/15 s, slots = agents = 50, obs_noise = dynamics_noise = 0,
