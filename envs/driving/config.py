@@ -49,7 +49,7 @@ class DrivingConfig:
     key); its default keys may be overridden.
     """
 
-    map: object = None              # None: a generated small town; a name (Town01, Town03), a path, or a RoadMap
+    map: object = None              # None: a generated small town; a name (Town01, Town03), a path, a RoadMap, or a list
     town_seed: int | None = None    # generated town seed (default 0) when map is None
     preset: str | None = None       # "eval_long": see PRESETS
     slots: int | None = None        # agent slots per world
@@ -80,8 +80,17 @@ class DrivingConfig:
 
     def __post_init__(self):
         self._apply_preset()
-        if self.map is not None and not isinstance(self.map, (str, os.PathLike)) and not hasattr(self.map, "lanes"):
-            raise TypeError(f"map must be a name, a path or a RoadMap, got {type(self.map).__name__}")
+        if isinstance(self.map, list):
+            object.__setattr__(self, "map", tuple(self.map))
+        if isinstance(self.map, tuple):
+            if not self.map:
+                raise ValueError("map: an empty list of maps")
+            for item in self.map:
+                if item is None or not _is_map(item):
+                    raise TypeError(f"map: each of several maps must be a name, a path or a RoadMap, "
+                                    f"got {type(item).__name__}")
+        elif self.map is not None and not _is_map(self.map):
+            raise TypeError(f"map must be a name, a path, a RoadMap or a list of them, got {type(self.map).__name__}")
         if self.town_seed is not None:
             check_int("town_seed", self.town_seed, 0)
         if self.slots is not None:
@@ -164,6 +173,10 @@ class DrivingConfig:
         if self.agents_min > high:
             raise ValueError(f"agents_min={self.agents_min} is more than agents_max={high}")
         return self.agents_min, high
+
+
+def _is_map(value) -> bool:
+    return isinstance(value, (str, os.PathLike)) or hasattr(value, "lanes")
 
 
 def _check_range(name, value, low, high):

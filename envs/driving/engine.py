@@ -73,11 +73,12 @@ def resolve_roadmap(key, town_seed: int) -> RoadMap:
     return roadmap
 
 
-def drive_map_for(config: DrivingConfig):
-    """The (cached) DriveMap of the config's map."""
-    if isinstance(config.map, RoadMap):
-        return build_drive_map(config.map)
-    key = None if config.map is None else os.fspath(config.map)
+def drive_map_for(config: DrivingConfig, item=None):
+    """The (cached) DriveMap of the config's map (or of ``item``, one of several)."""
+    item = config.map if item is None else item
+    if isinstance(item, RoadMap):
+        return build_drive_map(item)
+    key = None if item is None else os.fspath(item)
     return _cached_drive_map(key, config.town_seed or 0)
 
 
@@ -109,14 +110,20 @@ def _cached_variants(key: str, town_seed: int, count: int, seed: int) -> tuple:
 
 
 def drive_maps_for(config: DrivingConfig) -> list:
-    """The engine maps a config's worlds draw from at each reset: the map itself, or with
-    ``augment`` its ``augment_variants`` variants (built once, cached per map and seed)."""
+    """The engine maps a config's worlds draw from at each reset: the map itself (or each of
+    several), or with ``augment`` ``augment_variants`` variants of each (built once, cached
+    per map and seed); map k's variants are ids [k * variants, (k + 1) * variants)."""
+    items = config.map if isinstance(config.map, tuple) else (config.map,)
     if not config.augment:
-        return [drive_map_for(config)]
-    if isinstance(config.map, RoadMap):
-        return list(_build_variants(config.map, config.augment_variants, config.augment_seed))
-    key = None if config.map is None else os.fspath(config.map)
-    return list(_cached_variants(key, config.town_seed or 0, config.augment_variants, config.augment_seed))
+        return [drive_map_for(config, item) for item in items]
+    out = []
+    for item in items:
+        if isinstance(item, RoadMap):
+            out += _build_variants(item, config.augment_variants, config.augment_seed)
+        else:
+            key = None if item is None else os.fspath(item)
+            out += _cached_variants(key, config.town_seed or 0, config.augment_variants, config.augment_seed)
+    return out
 
 
 def engine_config(scenario: DriveScenario, config: DrivingConfig):

@@ -94,7 +94,7 @@ class DrivingEnv(BatchEnv):
     ## Arguments
     | Parameter | Type | Default | Description |
     |---|---|---|---|
-    | map | str, path or RoadMap | None | "Town01", "Town03", a .xodr / .json path; None: `generate_town(seed=town_seed)` |
+    | map | str, path, RoadMap or a list | None | "Town01", "Town03", a .xodr / .json path; None: `generate_town(seed=town_seed)`; a list: each reset draws one |
     | town_seed | int | 0 | seed of the generated town |
     | slots | int | 32 (town_drive), 150 (town_self_play) | vehicle slots per world, at most 150 |
     | agents | int | None | fixed agents per world (else U{agents_min, agents_max}) |
@@ -131,7 +131,8 @@ class DrivingEnv(BatchEnv):
     stretch 0.8-1.2 along x and y, shear +-0.1, a mirror half the time, which makes it a
     left-hand-traffic town as GIGAFLOW's flips did) and each world reset draws one
     (`info["map_id"]`); 128 variants of the small town take about 10 s to build (once per
-    process: they are cached per map, count and seed).
+    process: they are cached per map, count and seed). With a list of maps (GIGAFLOW: 8
+    towns x 128 variants) map k's variants have ids k x augment_variants onwards.
 
     `preset="eval_long"` (GIGAFLOW's long-run evaluation; `trackfield.driving.evaluate`
     uses it) fixes dt = 1/15 s, slots = agents = 50, obs_noise = dynamics_noise = 0,

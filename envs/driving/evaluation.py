@@ -373,12 +373,9 @@ def evaluate(policy=None, map=None, worlds: int = 8, km: float | None = None, st
     while (run.steps < steps) if steps is not None else (run.distance_m < km * 1000.0):
         run.step()
     seconds = time.perf_counter() - start
-    if isinstance(cfg.map, (str, os.PathLike)):
-        name = os.fspath(cfg.map)
-    elif cfg.map is not None:
-        name = getattr(cfg.map, "name", "a RoadMap")
-    else:
-        name = f"generated town (seed {cfg.town_seed or 0})"
+    items = cfg.map if isinstance(cfg.map, tuple) else (cfg.map,)
+    name = ", ".join(os.fspath(m) if isinstance(m, (str, os.PathLike)) else getattr(m, "name", "a RoadMap")
+                     if m is not None else f"generated town (seed {cfg.town_seed or 0})" for m in items)
     if cfg.augment:
         name += f", {cfg.augment_variants} augmented variants"
     return run.metrics(name, seconds)

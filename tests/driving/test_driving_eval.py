@@ -159,6 +159,24 @@ def test_augmentation_draws_a_variant_per_reset_deterministically():
     assert len(plain._engine.drive_config.maps) == 1
 
 
+def test_several_maps_each_with_its_variants():
+    from trackfield.driving import generate_town
+
+    town = generate_town(seed=1, size="small")
+    env = trackfield.vector.make("town_self_play", num_envs=8, agents=2, map=["Town01", town], augment=True,
+                                 augment_variants=2)
+    maps = env._engine.drive_config.maps
+    assert len(maps) == 4 and maps[0].map.lane_count == maps[1].map.lane_count != maps[2].map.lane_count
+    ids = np.concatenate([env.reset(seed=s)[1]["map_id"] for s in range(3)])
+    assert set(ids) == {0, 1, 2, 3}
+    plain = trackfield.vector.make("town_self_play", num_envs=2, agents=2, map=("Town01", town))
+    assert len(plain._engine.drive_config.maps) == 2
+    with pytest.raises(ValueError, match="map"):
+        DrivingConfig(map=[])
+    with pytest.raises(TypeError, match="map"):
+        DrivingConfig(map=["Town01", 3])
+
+
 # ---------------------------------------------------------------- evaluation
 
 def staged_run(**config):
