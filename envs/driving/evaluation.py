@@ -263,7 +263,8 @@ class EvaluationRun:
         self.engine = engine
         self.policy = lane_keeping_policy if policy is None else policy
         names = engine.agent_info_fields.names
-        self._col = {n: names.index(n) for n in ("agent_id", "speed", "collided", "off_road", "reached_goal", "ran_red")}
+        wanted = ("agent_id", "speed", "collided", "off_road", "reached_goal", "ran_red")
+        self._col = {n: names.index(n) for n in wanted}
         self._world_steps = engine.world_info_fields.names.index("steps")
         self.dt = float(engine.drive_config.dt)
         self.recorder = IncidentRecorder(engine, incident_seconds, max_incidents) if record_incidents else None

@@ -58,7 +58,8 @@ def test_obs_noise_moves_only_what_the_ego_observes_and_is_deterministic():
     assert diff[:, 14:20].max() > 0                            # goals seen from a moved ego
     assert np.array_equal(noisy_obs[..., 325:], clean_obs[..., 325:])   # conditioning untouched
     stds = DrivingConfig(obs_noise=(1.0, 0.0, 0.0)).obs_noise_stds()
-    assert stds == (1.0, 0.0, 0.0) and DrivingConfig(obs_noise=2.0).obs_noise_stds() == tuple(2 * s for s in OBS_NOISE_SCALES)
+    assert stds == (1.0, 0.0, 0.0)
+    assert DrivingConfig(obs_noise=2.0).obs_noise_stds() == tuple(2 * s for s in OBS_NOISE_SCALES)
 
 
 def test_dynamics_noise_changes_the_trajectories_deterministically():
@@ -181,7 +182,8 @@ def test_several_maps_each_with_its_variants():
 
 def staged_run(**config):
     """Two agents at rest on a generated town, no lights or erratic drivers, dt 1/15 s."""
-    cfg = DrivingConfig(**dict(dict(dt=1 / 15, slots=2, agents=2, lights=False, erratic=False, max_steps=2000), **config))
+    base = dict(dt=1 / 15, slots=2, agents=2, lights=False, erratic=False, max_steps=2000)
+    cfg = DrivingConfig(**dict(base, **config))
     engine = make_engine(SELF_PLAY, cfg, num_envs=2, autoreset=False)
     return EvaluationRun(engine, lambda obs: np.full(obs.shape[:2], 7, np.int32), seed=3)
 
