@@ -14,14 +14,22 @@ float player_speed(const World& w, int p, bool sprint, bool dribble) {
   return speed * (1.0f - kTiredSlowdown * w.p.tired[p]);
 }
 
+// The pitch direction of an agent's movement action. A right-team agent sees the pitch
+// rotated by 180 degrees and its actions are too (GRF mirrors a right-side controller;
+// measured: a right agent pressing left moves towards its own goal), so one policy can
+// play either side.
+Vec2 action_direction(const Agent& agent) {
+  const float sign = agent.team == 0 ? 1.0f : -1.0f;
+  return {kDirX[agent.direction] * sign, kDirY[agent.direction] * sign};
+}
+
 bool set_piece_frozen(const World& w) {
   return w.m.game_mode != kModeNormal && w.m.mode_steps < kSetPieceDelaySteps;
 }
 
 void execute_kick(World& w, Agent& agent, int kick) {
   int p = agent.player;
-  Vec2 aim = agent.direction ? Vec2{kDirX[agent.direction], kDirY[agent.direction]}
-                             : Vec2{w.p.face_x[p], w.p.face_y[p]};
+  Vec2 aim = agent.direction ? action_direction(agent) : Vec2{w.p.face_x[p], w.p.face_y[p]};
   if (kick == kShot)
     shoot(w, p, aim, 1.0f);
   else
@@ -35,7 +43,7 @@ void execute_kick(World& w, Agent& agent, int kick) {
 int kick_windup_steps(const World& w, const Agent& agent) {
   int p = agent.player;
   Vec2 face{w.p.face_x[p], w.p.face_y[p]};
-  Vec2 aim = agent.direction ? Vec2{kDirX[agent.direction], kDirY[agent.direction]} : face;
+  Vec2 aim = agent.direction ? action_direction(agent) : face;
   if (agent.pending_kick == kShot) aim = Vec2{attack_goal_x(team_of(p)), 0.0f} - player_pos(w, p);
   return kKickWindup + (dot(face, aim) < 0.0f ? 1 : 0);
 }
@@ -195,11 +203,12 @@ void apply_agent_actions(World& w, const int32_t* actions) {
       // handled: running at the ball (full action set's pressure)
     } else if (agent.direction) {
       float speed = player_speed(w, p, agent.sprint, agent.dribble);
-      w.p.want_vx[p] = kDirX[agent.direction] * speed;
-      w.p.want_vy[p] = kDirY[agent.direction] * speed;
+      Vec2 dir = action_direction(agent);
+      w.p.want_vx[p] = dir.x * speed;
+      w.p.want_vy[p] = dir.y * speed;
       if (w.p.slide_steps[p] == 0) {
-        w.p.face_x[p] = kDirX[agent.direction];
-        w.p.face_y[p] = kDirY[agent.direction];
+        w.p.face_x[p] = dir.x;
+        w.p.face_y[p] = dir.y;
       }
     } else {
       w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
