@@ -338,13 +338,13 @@ def test_rule_options_are_checked(key, value, error):
 def test_right_team_actions_are_seen_from_its_own_side(action, dx):
     # GRF 2.10.2, measured (academy_run_to_score, a right agent pressing left for 8 steps):
     # its player runs towards x = -1 in its own, rotated observation.
-    env = trackfield.make("academy_run_to_score", representation="raw", number_of_left_players_agent_controls=1,
+    env = trackfield.make("academy_run_to_score", representation="raw", number_of_left_players_agent_controls=0,
                           number_of_right_players_agent_controls=1)
     obs, _ = env.reset(seed=0)
-    active = int(obs["active"][1])
-    start = obs["left_team"][1][active].copy()
+    active = int(obs["active"])
+    start = obs["left_team"][active].copy()
     for _ in range(8):
-        obs, *_ = env.step([0, A[action]])
-    assert int(obs["active"][1]) == active
-    moved = obs["left_team"][1][active] - start
+        obs, *_ = env.step(A[action])
+    assert int(obs["active"]) == active
+    moved = obs["left_team"][active] - start
     assert moved[0] * dx > 0.02 and abs(moved[1]) < 0.01
