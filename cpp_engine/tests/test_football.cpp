@@ -91,3 +91,32 @@ TEST(football_actions_outside_the_set_are_refused) {
   f.int_actions()[1] = 19;
   CHECK_THROWS(f.batch->check_actions(), "football action 19 of world 1, agent 0 is outside [0, 18]");
 }
+
+// GRF's full set (33 actions), no team-mate AI and handballs always called: random play
+// over every action keeps the world sane, and the batch accepts exactly the set.
+TEST(football_full_action_set_random_play_keeps_the_world_sane) {
+  EnvConfig cfg = eleven_vs_eleven(kRaw, 1);
+  cfg.action_set = kActionSetFull;
+  cfg.teammate_ai = false;
+  cfg.left_agents = 2, cfg.right_agents = 1;
+  for (ScenarioConfig& sc : cfg.scenario) sc.handballs = true, sc.handball_probability = 1.0f, sc.game_duration = 300;
+  Football f(cfg, 4, 2, true);
+  f.batch->reset_all(3);
+  Rng rng;
+  rng_seed(rng, 2, 0);
+  for (int t = 0; t < 1500; ++t) {
+    for (int k = 0; k < 4 * 3; ++k) f.int_actions()[k] = static_cast<int32_t>(rng_next_u32(rng) % kNumActionsFull);
+    f.batch->step();
+    for (int i = 0; i < 4; ++i) {
+      const World& w = f.batch->world(i);
+      CHECK(std::isfinite(w.ball.x) && std::isfinite(w.ball.y) && w.ball.z >= 0.0f);
+      for (int a = 0; a < w.num_agents; ++a) {
+        const Agent& ag = w.agents[a];
+        CHECK(ag.player < 0 || (team_of(ag.player) == ag.team && w.p.present[ag.player]));
+        CHECK(ag.switch_hold >= 0 && ag.switch_hold <= kSwitchHoldSteps);
+      }
+    }
+  }
+  f.int_actions()[5] = kNumActionsFull;
+  CHECK_THROWS(f.batch->check_actions(), "outside [0, 32]");
+}

@@ -348,3 +348,19 @@ def test_right_team_actions_are_seen_from_its_own_side(action, dx):
     assert int(obs["active"]) == active
     moved = obs["left_team"][active] - start
     assert moved[0] * dx > 0.02 and abs(moved[1]) < 0.01
+
+
+@pytest.mark.parametrize("config", [dict(action_set="full"), dict(action_set="v2", teammate_ai=False)],
+                         ids=["full", "v2_no_teammate_ai"])
+def test_pettingzoo_api_with_other_action_sets(config):
+    import warnings
+
+    from pettingzoo.test import api_test, parallel_api_test
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # unbounded Box spaces: by design
+        par = trackfield.parallel_env("academy_3_vs_1_with_keeper", number_of_left_players_agent_controls=2,
+                                      number_of_right_players_agent_controls=1, **config)
+        parallel_api_test(par, num_cycles=100)
+        api_test(trackfield.env("academy_3_vs_1_with_keeper", number_of_left_players_agent_controls=2, **config),
+                 num_cycles=100)
