@@ -97,9 +97,9 @@ class FootballEnv(BatchEnv):
       himself, whatever direction is held), 22 team_pressure (sticky: the team's two AI
       players nearest the ball hunt the carrier from any distance), 23 switch (control
       passes to the team-mate nearest the ball that no agent drives, kept for 1 s, while
-      the team is not on the ball), 24-27 release_long_pass / release_high_pass /
-      release_short_pass / release_shot (withdraw that kick if it was pressed early
-      and is still waiting for the ball; a kick whose wind-up has started goes ahead),
+      the team is not on the ball), 24 release_long_pass, 25 release_high_pass,
+      26 release_short_pass, 27 release_shot (each withdraws its kick if it was pressed
+      early and is still waiting for the ball; a kick whose wind-up has started goes ahead),
       28 release_keeper_rush, 29 release_sliding (nothing to release: a slide is one
       press), 30 release_pressure, 31 release_team_pressure, 32 release_switch
       (nothing to release). GRF notes that "full" is meant for its play_game script,
