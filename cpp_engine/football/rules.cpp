@@ -26,14 +26,23 @@ int players_on_pitch(const World& w, int team) {
   return n;
 }
 
+// A keeper sent off is replaced in goal, as in GRF, by the team's first player still on
+// the pitch (slot order), who takes the keeper's role and formation spot.
+void replace_keeper(World& w, int keeper) {
+  int team = team_of(keeper);
+  for (int s = 0; s < w.team_size[team]; ++s) {
+    int q = first_of(team) + s;
+    if (!w.p.present[q]) continue;
+    w.p.role[q] = kRoleGK;
+    w.p.home_x[q] = w.p.home_x[keeper];
+    w.p.home_y[q] = w.p.home_y[keeper];
+    return;
+  }
+}
+
 void book(World& w, int p) {
   if (!roll_chance(w, kYellowCardChance)) return;
-  // Second yellow: sent off, his slot stays empty. As GRF, a team's last player stays.
-  if (++w.p.yellow_cards[p] >= 2 && players_on_pitch(w, team_of(p)) > 1) {
-    w.p.present[p] = false;
-    w.p.vx[p] = w.p.vy[p] = w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
-    w.p.sprinting[p] = false;
-  }
+  if (++w.p.yellow_cards[p] >= 2) send_off(w, p);  // second yellow
 }
 
 // The offended team restarts: a penalty when the offence was in the offender's box.
@@ -66,6 +75,15 @@ int nearest_player(const World& w, int team, Vec2 spot, bool prefer_keeper) {
 }
 
 }  // namespace
+
+void send_off(World& w, int p) {
+  // As GRF, a team's last player stays on.
+  if (!w.p.present[p] || players_on_pitch(w, team_of(p)) <= 1) return;
+  w.p.present[p] = false;
+  w.p.vx[p] = w.p.vy[p] = w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
+  w.p.sprinting[p] = false;
+  if (w.p.role[p] == kRoleGK) replace_keeper(w, p);
+}
 
 void award_handball(World& w, int player, Vec2 spot) { award_free_kick(w, player, spot); }
 

@@ -66,6 +66,9 @@ void free_ball(World& w, Vec2 vel, float vz, int kicker);
 void start_set_piece(World& w, int mode, int team, Vec2 spot);
 // rules.cpp: a handball by `player` at `spot` (penalty in his own box, else a free kick).
 void award_handball(World& w, int player, Vec2 spot);
+// rules.cpp: player p leaves for the rest of the episode (second yellow card); his slot
+// stays empty, a keeper is replaced in goal by the first team-mate on the pitch.
+void send_off(World& w, int p);
 
 }  // namespace trackfield::football
 

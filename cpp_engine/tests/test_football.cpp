@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "football/batch.h"
+#include "football/obs.h"
 #include "football/step.h"
 #include "tests/batch_fixture.h"
 #include "tests/football_fixture.h"
@@ -119,4 +120,21 @@ TEST(football_full_action_set_random_play_keeps_the_world_sane) {
   }
   f.int_actions()[5] = kNumActionsFull;
   CHECK_THROWS(f.batch->check_actions(), "outside [0, 32]");
+}
+
+// A keeper sent off: his slot is padded in simple115v2, the team's first player on the
+// pitch takes his role (GRF's SendOff), and a team's last player is never sent off.
+TEST(football_send_off_pads_the_slot_and_replaces_the_keeper) {
+  Football f(three_vs_one(kSimple115, 1), 1, 1, false);
+  f.batch->reset_all(0);
+  World w = f.batch->world(0);
+  const int keeper = first_of(1), defender = first_of(1) + 1;
+  send_off(w, keeper);
+  CHECK(!w.p.present[keeper] && w.p.role[defender] == kRoleGK);
+  float obs[kSimple115Size];
+  write_obs_simple115(w, 0, obs);
+  CHECK(obs[44] == -1.0f && obs[45] == -1.0f && obs[66] == -1.0f && obs[67] == -1.0f);
+  CHECK(obs[46] != -1.0f);
+  send_off(w, defender);  // the last one stays
+  CHECK(w.p.present[defender]);
 }

@@ -79,7 +79,13 @@ class FootballEnv(BatchEnv):
 
     A player sent off (second yellow card) leaves for the rest of the episode: raw keeps
     his slot with `*_active` False and his last position; simple115v2 pads his slot
-    with -1 like a missing player; smm and pixels no longer draw him.
+    with -1 like a missing player; smm and pixels no longer draw him. An agent that
+    controlled him on its own (as many agents as controllable players) then drives
+    nobody (`active` -1). As in GRF, a keeper sent off is replaced in goal by the team's
+    first player still on the pitch, and a team's last player is never sent off. Unlike
+    GRF, the player leaves at once (GRF: 6 s after the card) and there are no straight
+    red cards. With `deterministic=True` no card is ever shown (a foul is booked with
+    chance 0.4).
 
     ## Action Space
     `action_set=` picks one of GRF's sets (gfootball/env/football_action_set.py); each

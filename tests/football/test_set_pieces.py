@@ -189,6 +189,27 @@ def test_handball_is_never_called_when_off(scenario_file, overrides, geometry):
         assert GAME_MODE["free_kick"] not in modes and GAME_MODE["penalty"] not in modes
 
 
+def test_handball_probability_sets_the_share_of_touches_called(scenario_file):
+    # With random kick errors the shot does not always strike the defender's arms: the
+    # share called at 0.5 is about half of that at 1.
+    path = scenario_file((0.31, 0.0), [(-1.0, 0.0, "GK"), (0.3, 0.0, "CM")],
+                         [(-1.0, 0.0, "GK", True), (-0.45, 0.0, "CB", True)],
+                         game_duration=100, deterministic=False, **NO_END_FLAGS)
+    calls = {}
+    for probability in (1.0, 0.5):
+        env = trackfield.make(path, representation="raw", handballs=True, handball_probability=probability)
+        calls[probability] = 0
+        for seed in range(60):
+            env.reset(seed=seed)
+            for a in [0, 12] + [0] * 30:
+                _, _, terminated, truncated, info = env.step(a)
+                if info["game_mode"] != GAME_MODE["normal"] or terminated or truncated:
+                    calls[probability] += info["game_mode"] == GAME_MODE["free_kick"]
+                    break
+    assert calls[1.0] >= 30
+    assert 0.3 * calls[1.0] <= calls[0.5] <= 0.75 * calls[1.0]
+
+
 def test_handballs_can_be_set_in_a_scenario_file(tmp_path):
     path = write_scenario(tmp_path, """
         builder.config().handballs = True
