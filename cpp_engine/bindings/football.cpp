@@ -56,6 +56,9 @@ py::list player_list(const fb::ScenarioConfig& sc, int team) {
 void bind_football(py::module_& m) {
   m.attr("MAX_TEAM_PLAYERS") = fb::kMaxTeamPlayers;
   m.attr("NUM_ACTIONS") = fb::kNumActions;
+  m.attr("ACTION_SETS") = py::dict("default"_a = static_cast<int>(fb::kActionSetDefault),
+                                   "v2"_a = static_cast<int>(fb::kActionSetV2),
+                                   "full"_a = static_cast<int>(fb::kActionSetFull));
   m.attr("NUM_REWARD_COMPONENTS") = fb::kNumRewardComponents;
   m.attr("SMM_SHAPE") = py::make_tuple(fb::kSmmHeight, fb::kSmmWidth, fb::kSmmChannels);
   m.attr("SIMPLE115_SIZE") = fb::kSimple115Size;
@@ -77,6 +80,8 @@ void bind_football(py::module_& m) {
       .def_readwrite("right_team_difficulty", &fb::ScenarioConfig::right_team_difficulty)
       .def_readwrite("second_half", &fb::ScenarioConfig::second_half)
       .def_readwrite("control_all_players", &fb::ScenarioConfig::control_all_players)
+      .def_readwrite("handballs", &fb::ScenarioConfig::handballs)
+      .def_readwrite("handball_probability", &fb::ScenarioConfig::handball_probability)
       .def_readwrite("ball_x", &fb::ScenarioConfig::ball_x)
       .def_readwrite("ball_y", &fb::ScenarioConfig::ball_y)
       .def("add_player", &add_player, py::arg("team"), py::arg("x"), py::arg("y"), py::arg("role"),
@@ -97,16 +102,21 @@ void bind_football(py::module_& m) {
       .def_readwrite("channel_height", &fb::EnvConfig::channel_height)
       .def_readwrite("scoring_weight", &fb::EnvConfig::scoring_weight)
       .def_readwrite("checkpoint_weight", &fb::EnvConfig::checkpoint_weight)
+      .def_readwrite("action_set", &fb::EnvConfig::action_set)
+      .def_readwrite("teammate_ai", &fb::EnvConfig::teammate_ai)
       .def("set_scenario", [](fb::EnvConfig& c, int parity, const fb::ScenarioConfig& sc) {
         if (parity < 0 || parity > 1) throw py::value_error("parity must be 0 or 1");
         c.scenario[parity] = sc;
       });
 
-  m.def("raw_fields", [](int n_own, int n_opp) {
+  m.def("raw_fields", [](int n_own, int n_opp, int action_set) {
     if (n_own < 1 || n_own > fb::kMaxTeamPlayers || n_opp < 1 || n_opp > fb::kMaxTeamPlayers)
       throw py::value_error("team sizes must be in [1, 11]");
-    return field_list(fb::raw_fields(n_own, n_opp));
-  }, "GRF's raw observation fields as (name, shape, dtype, low, high, description), in row order.");
+    if (action_set < fb::kActionSetDefault || action_set > fb::kActionSetFull)
+      throw py::value_error("action_set must be 0 (default), 1 (v2) or 2 (full)");
+    return field_list(fb::raw_fields(n_own, n_opp, fb::sticky_action_count(action_set)));
+  }, py::arg("n_own"), py::arg("n_opp"), py::arg("action_set") = 0,
+  "GRF's raw observation fields as (name, shape, dtype, low, high, description), in row order.");
 
   using PyFootballBatch = PyBatch<fb::FootballDomain>;
   bind_batch<fb::FootballDomain>(m, "A batch of football worlds stepped in C++ over a thread pool.")

@@ -167,10 +167,15 @@ bool keeper_rush_target(const World& w, int p, const TeamView& tv, Vec2* target)
   return true;
 }
 
-void decide_keeper(World& w, int p, const TeamView& tv) {
+void decide_keeper(World& w, int p, const TeamView& tv, bool rush_ordered) {
   Vec2 ball = ball_pos(w);
   Vec2 goal = tv.own_goal;
   const Ball& b = w.ball;
+  // An agent holds keeper_rush (full action set): come out for a ball that is not ours.
+  if (rush_ordered && ball_owner_team(w) != tv.team) {
+    move_towards(w, p, ball, true);
+    return;
+  }
   float toward_goal = b.vx * -tv.attack_sign;
   // A shot on the way: get across to where it crosses the line.
   if (b.owner < 0 && toward_goal > 4.0f) {
@@ -215,9 +220,17 @@ Vec2 intercept_point(const World& w, int p) {
   return at;
 }
 
-void run_ai(World& w, const ScenarioConfig& sc) {
+void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai) {
   const int owner_team = ball_owner_team(w);
   const bool stopped = w.m.game_mode != kModeNormal;
+  // What the team's agents ask of the AI: the full action set's team orders.
+  bool has_agent[2] = {false, false}, keeper_rush[2] = {false, false}, team_pressure[2] = {false, false};
+  for (int a = 0; a < w.num_agents; ++a) {
+    const Agent& ag = w.agents[a];
+    has_agent[ag.team] = true;
+    keeper_rush[ag.team] |= ag.keeper_rush;
+    team_pressure[ag.team] |= ag.team_pressure;
+  }
   for (int team = 0; team < 2; ++team) {
     TeamView tv = team_view(sc, team);
     // Chasers: the team's AI players nearest the ball go for it when it is not theirs.
@@ -228,8 +241,9 @@ void run_ai(World& w, const ScenarioConfig& sc) {
         int p = first_of(team) + s;
         if (!w.p.present[p] || w.p.lazy[p] || w.p.role[p] == kRoleGK) continue;
         float d = distance(player_pos(w, p), ball_pos(w));
-        // A carrier is hunted only from within hunt_distance (GRF's AI); a loose ball by anyone.
-        if (owner_team == 1 - team && d > hunt_distance(w, p, tv)) continue;
+        // A carrier is hunted only from within hunt_distance (GRF's AI), or from anywhere
+        // under team_pressure; a loose ball by anyone.
+        if (owner_team == 1 - team && !team_pressure[team] && d > hunt_distance(w, p, tv)) continue;
         if (d < chaser_d) second = chaser, second_d = chaser_d, chaser = p, chaser_d = d;
         else if (d < second_d) second = p, second_d = d;
       }
@@ -241,8 +255,17 @@ void run_ai(World& w, const ScenarioConfig& sc) {
       if (!w.p.present[p]) continue;
       // Agents drive their players, except an idle agent's set-piece taker, which the
       // AI helps out after kSetPieceMaxWaitSteps so play always resumes.
+      // An agent's builtin_ai action hands its player to the AI for the step.
       bool stalled_taker = stopped && p == w.m.taker && w.m.mode_steps >= kSetPieceMaxWaitSteps;
-      if (w.p.controlled_by[p] >= 0 && !stalled_taker) continue;
+      const int agent = w.p.controlled_by[p];
+      if (agent >= 0 && !stalled_taker && !w.agents[agent].builtin_ai) continue;
+      // teammate_ai=False: the agents' team-mates stand still (a stalled taker excepted,
+      // so that play always resumes).
+      if (agent < 0 && !teammate_ai && has_agent[team] && !stalled_taker) {
+        w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
+        w.p.sprinting[p] = false;
+        continue;
+      }
       if (w.p.lazy[p]) {
         w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
         continue;
@@ -271,7 +294,7 @@ void run_ai(World& w, const ScenarioConfig& sc) {
       } else if (w.ball.pass_receiver == p && w.p.role[p] != kRoleGK) {
         move_towards(w, p, intercept_point(w, p), false);  // meet the pass
       } else if (w.p.role[p] == kRoleGK) {
-        decide_keeper(w, p, tv);
+        decide_keeper(w, p, tv, keeper_rush[team]);
       } else if (p == chaser || p == second) {
         Vec2 target = intercept_point(w, p);
         // owner_team is this step's start; a carrier earlier in the loop may have kicked since.

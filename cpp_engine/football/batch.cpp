@@ -35,6 +35,11 @@ void FootballDomain::check_config(const Config& cfg) {
   if (cfg.channel_width < 1 || cfg.channel_width > kMaxChannelDimension || cfg.channel_height < 1 ||
       cfg.channel_height > kMaxChannelDimension)
     throw std::invalid_argument("channel_dimensions must be in [1, 4096] each");
+  if (cfg.action_set < kActionSetDefault || cfg.action_set > kActionSetFull)
+    throw std::invalid_argument("action_set must be 0 (default), 1 (v2) or 2 (full)");
+  for (const ScenarioConfig& sc : cfg.scenario)
+    if (!(sc.handball_probability >= 0.0f && sc.handball_probability <= 1.0f))
+      throw std::invalid_argument("handball_probability must be in [0, 1]");
 }
 
 BatchLayout FootballDomain::layout(const Config& cfg) {
@@ -47,14 +52,15 @@ BatchLayout FootballDomain::layout(const Config& cfg) {
     l.frame_shape = {kSimple115Size};
   } else {
     const int own = cfg.left_agents > 0 ? 0 : 1;
-    l.frame_shape = {raw_size(cfg.scenario[0].num_players[own], cfg.scenario[0].num_players[1 - own])};
+    l.frame_shape = {raw_size(cfg.scenario[0].num_players[own], cfg.scenario[0].num_players[1 - own],
+                              sticky_action_count(cfg.action_set))};
   }
   l.stack = cfg.stack;
   l.num_agents = num_agents(cfg);
   l.action_size = 1;
   l.discrete_actions = true;
   l.action_low = {0};
-  l.action_high = {kNumActions - 1};
+  l.action_high = {static_cast<float>(action_set_size(cfg.action_set) - 1)};
   l.action_name = "football action";
   l.reward_components = {"scoring", "checkpoints"};
   l.episode_stats = {{"score", {2}, "int32", 0, 1000, "goals (left, right) at the end"}};
@@ -73,12 +79,13 @@ uint64_t FootballDomain::fingerprint(const Config& cfg) {
   auto mix = [&h](const auto& v) { h = fingerprint_bytes(&v, sizeof(v), h); };
   mix(cfg.left_agents), mix(cfg.right_agents), mix(cfg.representation), mix(cfg.stack);
   mix(cfg.channel_width), mix(cfg.channel_height);
-  mix(cfg.scoring_weight), mix(cfg.checkpoint_weight);
+  mix(cfg.scoring_weight), mix(cfg.checkpoint_weight), mix(cfg.action_set), mix(cfg.teammate_ai);
   for (const ScenarioConfig& sc : cfg.scenario) {
     mix(sc.game_duration), mix(sc.deterministic), mix(sc.offsides), mix(sc.end_episode_on_score);
     mix(sc.end_episode_on_out_of_play), mix(sc.end_episode_on_possession_change);
     mix(sc.left_team_difficulty), mix(sc.right_team_difficulty), mix(sc.second_half);
     mix(sc.ball_x), mix(sc.ball_y), mix(sc.num_players[0]), mix(sc.num_players[1]);
+    mix(sc.handballs), mix(sc.handball_probability);
     for (int t = 0; t < 2; ++t)
       for (int s = 0; s < sc.num_players[t]; ++s) {
         const PlayerSetup& p = sc.players[t][s];
@@ -99,7 +106,8 @@ void FootballDomain::step(World& w, const Config& cfg, const void* actions) {
 void FootballDomain::write_frame(const World& w, const Config& cfg, int agent, void* frame) {
   if (cfg.representation == kSimple115) write_obs_simple115(w, agent, static_cast<float*>(frame));
   else if (cfg.representation == kSmm) write_obs_smm(w, agent, cfg.channel_width, cfg.channel_height, static_cast<uint8_t*>(frame));
-  else if (cfg.representation == kRaw) write_obs_raw(w, agent, static_cast<float*>(frame));
+  else if (cfg.representation == kRaw)
+    write_obs_raw(w, agent, sticky_action_count(cfg.action_set), static_cast<float*>(frame));
   else write_obs_pixels(w, agent, cfg.channel_width, cfg.channel_height, cfg.representation == kPixels ? 3 : 1,
                         static_cast<uint8_t*>(frame));
 }
@@ -148,7 +156,8 @@ void FootballDomain::check_world(const World& w, const Config& cfg) {
     if (ag.team != (a < cfg.left_agents ? 0 : 1) || !player_ok(ag.player)) fail("agent");
     if (ag.player >= 0 && team_of(ag.player) != ag.team) fail("agent player");
     if (ag.direction < 0 || ag.direction > 8 || ag.pending_kick < 0 || ag.pending_kick >= kNumActions ||
-        ag.kick_windup < 0 || ag.kick_windup > kMaxKickWindup) fail("agent actions");
+        ag.kick_windup < 0 || ag.kick_windup > kMaxKickWindup || ag.switch_hold < 0 ||
+        ag.switch_hold > kSwitchHoldSteps) fail("agent actions");
     if (ag.checkpoints_collected < 0 || ag.checkpoints_collected > kNumCheckpoints) fail("checkpoints");
   }
   if (!player_ok(w.ball.owner) || !player_ok(w.ball.last_touch) || !player_ok(w.ball.pass_receiver)) fail("ball");

@@ -16,7 +16,8 @@ struct FootballDomain {
   using Config = EnvConfig;
   static constexpr const char* kName = "football";
   static constexpr uint32_t kSnapshotMagic = 0x42465446;  // "FTFB"
-  static constexpr uint32_t kSnapshotVersion = 2;  // 2: the shared batch (live mask, per-agent returns)
+  // 2: the shared batch (live mask, per-agent returns); 3: full action set's agent flags
+  static constexpr uint32_t kSnapshotVersion = 3;
 
   static void check_config(const Config& cfg);
   static BatchLayout layout(const Config& cfg);

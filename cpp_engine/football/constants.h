@@ -11,8 +11,11 @@ namespace trackfield::football {
 constexpr int kMaxTeamPlayers = 11;
 constexpr int kMaxPlayers = 2 * kMaxTeamPlayers;
 constexpr int kMaxAgents = kMaxPlayers;
-constexpr int kNumActions = 19;
-constexpr int kNumStickyActions = 10;
+constexpr int kNumActions = 19;       // GRF's "default" action set
+constexpr int kNumActionsV2 = 20;     // "v2": default + builtin_ai
+constexpr int kNumActionsFull = 33;   // "full": v2 + keeper_rush .. release_switch
+constexpr int kNumStickyActions = 10;      // default and v2: 8 directions, sprint, dribble
+constexpr int kNumStickyActionsFull = 13;  // full adds keeper_rush, pressure, team_pressure
 constexpr int kNumGameModes = 7;
 constexpr int kNumRewardComponents = 2;  // scoring, checkpoints
 constexpr int kNumCheckpoints = 10;
@@ -59,6 +62,10 @@ constexpr float kKeeperReach = 2.2f;  // a dive
 constexpr float kKeeperReactionDelay = 0.38f;  // s of a shot's flight before a keeper can touch it
 constexpr float kKeeperReactionSpan = 0.3f;    // s more until it is fully set
 constexpr float kFieldReachHeight = 1.9f;
+// Handball (handballs=True; GRF has none): a loose ball reaching a field player between
+// hip and shoulder, where a standing player's arms are, counts as touching an arm.
+constexpr float kHandballLow = 0.8f;
+constexpr float kHandballHigh = 1.6f;
 constexpr float kKeeperReachHeight = 2.6f;
 constexpr float kTackleRadius = 1.3f;
 constexpr float kSlideReach = 1.6f;
@@ -91,8 +98,17 @@ enum Role : int {
 enum Action : int {
   kIdle = 0, kLeft, kTopLeft, kTop, kTopRight, kRight, kBottomRight, kBottom, kBottomLeft,
   kLongPass, kHighPass, kShortPass, kShot, kSprint, kReleaseDirection, kReleaseSprint,
-  kSliding, kDribble, kReleaseDribble
+  kSliding, kDribble, kReleaseDribble,
+  // v2 adds builtin_ai; full appends the rest in GRF's order (football_action_set.py).
+  kBuiltinAi, kKeeperRush, kPressure, kTeamPressure, kSwitch, kReleaseLongPass, kReleaseHighPass,
+  kReleaseShortPass, kReleaseShot, kReleaseKeeperRush, kReleaseSliding, kReleasePressure,
+  kReleaseTeamPressure, kReleaseSwitch
 };
+static_assert(kReleaseSwitch + 1 == kNumActionsFull, "the full set has GRF's 33 actions");
+
+// After a switch the agent keeps the chosen player this long before the automatic
+// selection (nearest to the ball) may take over again.
+constexpr int kSwitchHoldSteps = 10;
 
 // Unit direction of movement actions 1..8 (index 0 unused), GRF's screen convention.
 constexpr float kDirX[9] = {0, -1, -0.70710678f, 0, 0.70710678f, 1, 0.70710678f, 0, -0.70710678f};

@@ -14,14 +14,22 @@ float player_speed(const World& w, int p, bool sprint, bool dribble) {
   return speed * (1.0f - kTiredSlowdown * w.p.tired[p]);
 }
 
+// The pitch direction of an agent's movement action. A right-team agent sees the pitch
+// rotated by 180 degrees and its actions are too (GRF mirrors a right-side controller;
+// measured: a right agent pressing left moves towards its own goal), so one policy can
+// play either side.
+Vec2 action_direction(const Agent& agent) {
+  const float sign = agent.team == 0 ? 1.0f : -1.0f;
+  return {kDirX[agent.direction] * sign, kDirY[agent.direction] * sign};
+}
+
 bool set_piece_frozen(const World& w) {
   return w.m.game_mode != kModeNormal && w.m.mode_steps < kSetPieceDelaySteps;
 }
 
 void execute_kick(World& w, Agent& agent, int kick) {
   int p = agent.player;
-  Vec2 aim = agent.direction ? Vec2{kDirX[agent.direction], kDirY[agent.direction]}
-                             : Vec2{w.p.face_x[p], w.p.face_y[p]};
+  Vec2 aim = agent.direction ? action_direction(agent) : Vec2{w.p.face_x[p], w.p.face_y[p]};
   if (kick == kShot)
     shoot(w, p, aim, 1.0f);
   else
@@ -35,7 +43,7 @@ void execute_kick(World& w, Agent& agent, int kick) {
 int kick_windup_steps(const World& w, const Agent& agent) {
   int p = agent.player;
   Vec2 face{w.p.face_x[p], w.p.face_y[p]};
-  Vec2 aim = agent.direction ? Vec2{kDirX[agent.direction], kDirY[agent.direction]} : face;
+  Vec2 aim = agent.direction ? action_direction(agent) : face;
   if (agent.pending_kick == kShot) aim = Vec2{attack_goal_x(team_of(p)), 0.0f} - player_pos(w, p);
   return kKickWindup + (dot(face, aim) < 0.0f ? 1 : 0);
 }
@@ -65,20 +73,100 @@ bool magnet_to_ball(World& w, int p, const Agent& agent) {
   return true;
 }
 
+// The sticky flags and one-step switches an action sets (GRF: a sticky action holds
+// until its release; builtin_ai hands the player to the AI and clears every flag).
+void update_sticky(Agent& agent, int act) {
+  agent.builtin_ai = act == kBuiltinAi;
+  if (act >= kLeft && act <= kBottomLeft) agent.direction = static_cast<int8_t>(act);
+  switch (act) {
+    case kReleaseDirection: agent.direction = 0; break;
+    case kSprint: agent.sprint = true; break;
+    case kReleaseSprint: agent.sprint = false; break;
+    case kDribble: agent.dribble = true; break;
+    case kReleaseDribble: agent.dribble = false; break;
+    case kKeeperRush: agent.keeper_rush = true; break;
+    case kReleaseKeeperRush: agent.keeper_rush = false; break;
+    case kPressure: agent.pressure = true; break;
+    case kReleasePressure: agent.pressure = false; break;
+    case kTeamPressure: agent.team_pressure = true; break;
+    case kReleaseTeamPressure: agent.team_pressure = false; break;
+    case kBuiltinAi:
+      agent.direction = 0;
+      agent.sprint = agent.dribble = agent.keeper_rush = agent.pressure = agent.team_pressure = false;
+      agent.pending_kick = agent.pending_steps = agent.kick_windup = 0;
+      break;
+    default: break;
+  }
+  // Releasing a kick button before the ball has arrived withdraws the buffered press
+  // (a kick whose wind-up has started is committed, as an animation is in GRF).
+  const bool release_kick = act >= kReleaseLongPass && act <= kReleaseShot;
+  if (release_kick && agent.kick_windup == 0 && agent.pending_kick == act - kReleaseLongPass + kLongPass)
+    agent.pending_kick = agent.pending_steps = 0;
+}
+
+// switch: the agent takes the team-mate nearest the ball that nobody drives, while its
+// team is not on the ball (GRF keeps the carrier selected). Only with fewer agents than
+// controllable players; the keeper is skipped as the automatic selection skips him.
+void switch_player(World& w, int a) {
+  Agent& agent = w.agents[a];
+  if (ball_owner_team(w) == agent.team) return;
+  int agents_on_team = 0, candidates = 0;
+  for (int k = 0; k < w.num_agents; ++k) agents_on_team += w.agents[k].team == agent.team;
+  for (int s = 0; s < w.team_size[agent.team]; ++s) {
+    int p = first_of(agent.team) + s;
+    candidates += w.p.present[p] && w.p.controllable[p];
+  }
+  if (agents_on_team >= candidates) return;
+  int best = -1;
+  float best_d = 1e30f;
+  for (int s = 0; s < w.team_size[agent.team]; ++s) {
+    int p = first_of(agent.team) + s;
+    if (!w.p.present[p] || !w.p.controllable[p] || w.p.controlled_by[p] >= 0 || p == agent.player) continue;
+    if (w.p.role[p] == kRoleGK) continue;
+    float d = distance(player_pos(w, p), ball_pos(w));
+    if (d < best_d) best_d = d, best = p;
+  }
+  if (best < 0) return;
+  if (agent.player >= 0) w.p.controlled_by[agent.player] = -1;
+  agent.player = best;
+  w.p.controlled_by[best] = static_cast<int8_t>(a);
+  agent.pending_kick = agent.pending_steps = agent.kick_windup = 0;
+  agent.switch_hold = kSwitchHoldSteps;
+}
+
+// pressure: while the opponents have the ball or it is loose, the active player runs at
+// it by himself (towards where he can meet it), whatever direction is held.
+bool press_ball(World& w, int p, const Agent& agent) {
+  if (!agent.pressure || ball_owner_team(w) == agent.team || w.m.game_mode != kModeNormal) return false;
+  Vec2 to = intercept_point(w, p) - player_pos(w, p);
+  float d = length(to);
+  float speed = player_speed(w, p, agent.sprint, false) * std::fmin(d / 2.0f, 1.0f);
+  Vec2 v = d > 1e-3f ? to * (speed / d) : Vec2{};
+  w.p.want_vx[p] = v.x;
+  w.p.want_vy[p] = v.y;
+  if (d > 1e-3f && w.p.slide_steps[p] == 0) {
+    w.p.face_x[p] = to.x / d;
+    w.p.face_y[p] = to.y / d;
+  }
+  return true;
+}
+
 }  // namespace
 
 void apply_agent_actions(World& w, const int32_t* actions) {
   for (int a = 0; a < w.num_agents; ++a) {
     Agent& agent = w.agents[a];
-    int p = agent.player;
     int act = actions[a];
-    if (act >= kLeft && act <= kBottomLeft) agent.direction = static_cast<int8_t>(act);
-    else if (act == kReleaseDirection) agent.direction = 0;
-    else if (act == kSprint) agent.sprint = true;
-    else if (act == kReleaseSprint) agent.sprint = false;
-    else if (act == kDribble) agent.dribble = true;
-    else if (act == kReleaseDribble) agent.dribble = false;
+    const bool was_ai = agent.builtin_ai;
+    update_sticky(agent, act);
+    if (act == kSwitch) switch_player(w, a);
+    int p = agent.player;
     if (p < 0) continue;
+    if (agent.builtin_ai) {
+      // The AI plays this player (ai.cpp); taking over, it decides at once.
+      if (!was_ai) w.p.ai_wait[p] = 0;
+      continue;
+    }
 
     bool frozen = set_piece_frozen(w);
     if (act >= kLongPass && act <= kShot && !frozen) {
@@ -111,13 +199,16 @@ void apply_agent_actions(World& w, const int32_t* actions) {
       w.p.want_vy[p] = v.y;
     } else if (magnet_to_ball(w, p, agent)) {
       // handled: stepping onto a loose ball at the feet
+    } else if (press_ball(w, p, agent)) {
+      // handled: running at the ball (full action set's pressure)
     } else if (agent.direction) {
       float speed = player_speed(w, p, agent.sprint, agent.dribble);
-      w.p.want_vx[p] = kDirX[agent.direction] * speed;
-      w.p.want_vy[p] = kDirY[agent.direction] * speed;
+      Vec2 dir = action_direction(agent);
+      w.p.want_vx[p] = dir.x * speed;
+      w.p.want_vy[p] = dir.y * speed;
       if (w.p.slide_steps[p] == 0) {
-        w.p.face_x[p] = kDirX[agent.direction];
-        w.p.face_y[p] = kDirY[agent.direction];
+        w.p.face_x[p] = dir.x;
+        w.p.face_y[p] = dir.y;
       }
     } else {
       w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
@@ -139,18 +230,21 @@ void select_active_players(World& w) {
       if (w.agents[a].team == team) agents[n++] = a;
     if (n == 0) continue;
     bool taken[kMaxPlayers] = {};
-    int candidates = 0;
+    int candidates = 0, lineup = 0;
     for (int s = 0; s < w.team_size[team]; ++s) {
       int p = first_of(team) + s;
+      lineup += w.p.controllable[p];
       if (w.p.present[p] && w.p.controllable[p]) ++candidates;
     }
-    // Every controllable player has an agent: a fixed one-to-one mapping.
-    if (n >= candidates) {
+    // Every controllable player of the line-up has an agent: a fixed one-to-one mapping,
+    // kept when a player is sent off (his agent then drives nobody, -1) so that each
+    // agent stays with its player.
+    if (n >= lineup) {
       int k = 0;
       for (int s = 0; s < w.team_size[team] && k < n; ++s) {
         int p = first_of(team) + s;
-        if (!(w.p.present[p] && w.p.controllable[p])) continue;
-        w.agents[agents[k++]].player = p;
+        if (!w.p.controllable[p]) continue;
+        w.agents[agents[k++]].player = w.p.present[p] ? p : -1;
       }
       for (; k < n; ++k) w.agents[agents[k]].player = -1;
     } else {
@@ -184,7 +278,9 @@ void select_active_players(World& w) {
         if (chosen < 0 || taken[chosen]) {
           chosen = best;
           if (cur_ok && best >= 0 && distance(player_pos(w, cur), ball) < best_d + 2.0f) chosen = cur;
+          if (cur_ok && agent.switch_hold > 0) chosen = cur;  // the player the agent switched to
         }
+        if (agent.switch_hold > 0) --agent.switch_hold;
         if (chosen >= 0 && chosen != cur) agent.pending_kick = agent.kick_windup = 0;
         agent.player = chosen;
         if (chosen >= 0) taken[chosen] = true;

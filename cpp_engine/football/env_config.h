@@ -18,6 +18,17 @@ constexpr int kSmmChannels = 4;
 constexpr int kMaxChannelDimension = 4096;
 constexpr int kSimple115Size = 115;
 
+// GRF's action sets (config "action_set"): default (19), v2 (20), full (33).
+enum ActionSet : int { kActionSetDefault = 0, kActionSetV2 = 1, kActionSetFull = 2 };
+
+inline int action_set_size(int set) {
+  return set == kActionSetFull ? kNumActionsFull : (set == kActionSetV2 ? kNumActionsV2 : kNumActions);
+}
+// The raw observation's sticky_actions length: GRF lists the set's sticky actions.
+inline int sticky_action_count(int set) {
+  return set == kActionSetFull ? kNumStickyActionsFull : kNumStickyActions;
+}
+
 struct EnvConfig {
   int left_agents = 1;   // controlled players of the left team
   int right_agents = 0;  // controlled players of the right team
@@ -27,6 +38,9 @@ struct EnvConfig {
   int channel_height = kSmmHeight;
   float scoring_weight = 1.0f;     // 0 disables the component in the summed reward
   float checkpoint_weight = 0.0f;
+  int action_set = kActionSetDefault;
+  // false: players of a team with agents that no agent drives stand idle (no built-in AI).
+  bool teammate_ai = true;
   // The scenario as built for even and odd episode numbers (GRF files may swap sides).
   ScenarioConfig scenario[2];
 };

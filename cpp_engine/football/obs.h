@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/field_spec.h"
+#include "football/env_config.h"
 #include "football/world.h"
 
 namespace trackfield::football {
@@ -33,10 +34,11 @@ inline int owned_side(const World& w, const Perspective& v) {
   return t < 0 ? 0 : (t == v.own ? 1 : 2);
 }
 
-// raw: GRF's dict, flattened to float32 in the order raw_fields() lists.
-std::vector<FieldSpec> raw_fields(int own_players, int opp_players);
-int raw_size(int own_players, int opp_players);
-void write_obs_raw(const World& w, int agent, float* out);
+// raw: GRF's dict, flattened to float32 in the order raw_fields() lists. n_sticky is
+// the action set's sticky_action_count (GRF lists the set's sticky actions).
+std::vector<FieldSpec> raw_fields(int own_players, int opp_players, int n_sticky = kNumStickyActions);
+int raw_size(int own_players, int opp_players, int n_sticky = kNumStickyActions);
+void write_obs_raw(const World& w, int agent, int n_sticky, float* out);
 
 void write_obs_simple115(const World& w, int agent, float* out);
 // height x width x 4, channels last (GRF's default 72 x 96).

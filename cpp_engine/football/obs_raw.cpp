@@ -4,7 +4,7 @@
 
 namespace trackfield::football {
 
-std::vector<FieldSpec> raw_fields(int n_own, int n_opp) {
+std::vector<FieldSpec> raw_fields(int n_own, int n_opp, int n_sticky) {
   const float kBig = 1e6f;
   std::vector<FieldSpec> f = {
       {"ball", {3}, "float32", -kBig, kBig, "ball position (x, y, z); z in metres"},
@@ -30,17 +30,19 @@ std::vector<FieldSpec> raw_fields(int n_own, int n_opp) {
   f.push_back({"game_mode", {}, "int32", 0, kNumGameModes - 1, "0 normal .. 6 penalty"});
   f.push_back({"active", {}, "int32", -1, kMaxTeamPlayers - 1, "index of the controlled player"});
   f.push_back({"designated", {}, "int32", -1, kMaxTeamPlayers - 1, "index of the designated player"});
-  f.push_back({"sticky_actions", {kNumStickyActions}, "int32", 0, 1, "8 directions, sprint, dribble"});
+  f.push_back({"sticky_actions", {n_sticky}, "int32", 0, 1,
+               n_sticky == kNumStickyActionsFull ? "8 directions, sprint, dribble, keeper_rush, pressure, team_pressure"
+                                                 : "8 directions, sprint, dribble"});
   return f;
 }
 
-int raw_size(int n_own, int n_opp) {
+int raw_size(int n_own, int n_opp, int n_sticky) {
   int n = 0;
-  for (const FieldSpec& f : raw_fields(n_own, n_opp)) n += field_size(f);
+  for (const FieldSpec& f : raw_fields(n_own, n_opp, n_sticky)) n += field_size(f);
   return n;
 }
 
-void write_obs_raw(const World& w, int agent, float* out) {
+void write_obs_raw(const World& w, int agent, int n_sticky, float* out) {
   Perspective v = perspective_of(w, agent);
   const Agent& ag = w.agents[agent];
   float* o = out;
@@ -77,6 +79,11 @@ void write_obs_raw(const World& w, int agent, float* out) {
   for (int d = 1; d <= 8; ++d) *o++ = ag.direction == d ? 1.0f : 0.0f;
   *o++ = ag.sprint ? 1.0f : 0.0f;
   *o++ = ag.dribble ? 1.0f : 0.0f;
+  if (n_sticky == kNumStickyActionsFull) {  // GRF's order of the full set's sticky actions
+    *o++ = ag.keeper_rush ? 1.0f : 0.0f;
+    *o++ = ag.pressure ? 1.0f : 0.0f;
+    *o++ = ag.team_pressure ? 1.0f : 0.0f;
+  }
 }
 
 }  // namespace trackfield::football

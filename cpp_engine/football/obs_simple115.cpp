@@ -5,11 +5,12 @@ namespace trackfield::football {
 
 namespace {
 
-// Positions then directions of one team's 11 slots; -1 fills missing players.
+// Positions then directions of one team's 11 slots; -1 fills missing players: slots
+// past the line-up and players sent off (whose slot stays empty until the episode ends).
 void write_team(const World& w, const Perspective& v, int team, float* pos, float* dir) {
   for (int s = 0; s < kMaxTeamPlayers; ++s) {
     int p = first_of(team) + s;
-    if (s < w.team_size[team]) {
+    if (s < w.team_size[team] && w.p.present[p]) {
       pos[2 * s] = obs_x(v, w.p.x[p]);
       pos[2 * s + 1] = obs_y(v, w.p.y[p]);
       dir[2 * s] = obs_dx(v, w.p.vx[p]);

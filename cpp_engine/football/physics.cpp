@@ -240,6 +240,13 @@ void resolve_ball_control(World& w, const ScenarioConfig& sc) {
     if (d < reach * reach && d < best_d) best_d = d, best = p, best_keeper = keeper;
   }
   if (best < 0) return;
+  // handballs=True: a ball at arm height reaching a field player (or a keeper outside
+  // his box) is a handball with the scenario's call probability; not the kicker's own.
+  if (sc.handballs && !best_keeper && b.z >= kHandballLow && b.z <= kHandballHigh && b.last_touch != best &&
+      w.m.game_mode == kModeNormal && roll_chance(w, sc.handball_probability)) {
+    award_handball(w, best, player_pos(w, best));
+    return;
+  }
   float speed = std::sqrt(b.vx * b.vx + b.vy * b.vy + b.vz * b.vz);
   if (roll_chance(w, control_chance(w, sc, best, speed, best_keeper))) {
     bool offside = w.m.offsides && w.p.offside_mark[best] && w.ball.last_touch >= 0 &&

@@ -20,23 +20,45 @@ bool in_penalty_box(Vec2 pos, int defending_team) {
   return std::fabs(pos.x - goal_x) < kPenaltyBoxDepth && std::fabs(pos.y) < kPenaltyBoxHalfWidth;
 }
 
-void book(World& w, int p) {
-  if (!roll_chance(w, kYellowCardChance)) return;
-  if (++w.p.yellow_cards[p] >= 2) {
-    w.p.present[p] = false;  // second yellow: sent off
-    w.p.vx[p] = w.p.vy[p] = 0.0f;
+int players_on_pitch(const World& w, int team) {
+  int n = 0;
+  for (int s = 0; s < w.team_size[team]; ++s) n += w.p.present[first_of(team) + s];
+  return n;
+}
+
+// A keeper sent off is replaced in goal, as in GRF, by the team's first player still on
+// the pitch (slot order), who takes the keeper's role and formation spot.
+void replace_keeper(World& w, int keeper) {
+  int team = team_of(keeper);
+  for (int s = 0; s < w.team_size[team]; ++s) {
+    int q = first_of(team) + s;
+    if (!w.p.present[q]) continue;
+    w.p.role[q] = kRoleGK;
+    w.p.home_x[q] = w.p.home_x[keeper];
+    w.p.home_y[q] = w.p.home_y[keeper];
+    return;
   }
 }
 
-void award_foul(World& w, int fouler, Vec2 spot) {
-  int team = 1 - team_of(fouler);
-  book(w, fouler);
-  if (in_penalty_box(spot, team_of(fouler))) {
+void book(World& w, int p) {
+  if (!roll_chance(w, kYellowCardChance)) return;
+  if (++w.p.yellow_cards[p] >= 2) send_off(w, p);  // second yellow
+}
+
+// The offended team restarts: a penalty when the offence was in the offender's box.
+void award_free_kick(World& w, int offender, Vec2 spot) {
+  int team = 1 - team_of(offender);
+  if (in_penalty_box(spot, team_of(offender))) {
     float goal_x = attack_goal_x(team);
     start_set_piece(w, kModePenalty, team, {goal_x - (goal_x > 0 ? 11.0f : -11.0f), 0.0f});
   } else {
     start_set_piece(w, kModeFreeKick, team, spot);
   }
+}
+
+void award_foul(World& w, int fouler, Vec2 spot) {
+  book(w, fouler);
+  award_free_kick(w, fouler, spot);
 }
 
 int nearest_player(const World& w, int team, Vec2 spot, bool prefer_keeper) {
@@ -53,6 +75,17 @@ int nearest_player(const World& w, int team, Vec2 spot, bool prefer_keeper) {
 }
 
 }  // namespace
+
+void send_off(World& w, int p) {
+  // As GRF, a team's last player stays on.
+  if (!w.p.present[p] || players_on_pitch(w, team_of(p)) <= 1) return;
+  w.p.present[p] = false;
+  w.p.vx[p] = w.p.vy[p] = w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
+  w.p.sprinting[p] = false;
+  if (w.p.role[p] == kRoleGK) replace_keeper(w, p);
+}
+
+void award_handball(World& w, int player, Vec2 spot) { award_free_kick(w, player, spot); }
 
 void start_set_piece(World& w, int mode, int team, Vec2 spot) {
   w.m.game_mode = mode;

@@ -26,6 +26,10 @@ struct ScenarioConfig {
   float right_team_difficulty = 0.6f;
   int second_half = 999999999;
   bool control_all_players = false;
+  // Not in GRF (which has no handball): a field player touched by the ball at arm
+  // height (kHandballLow..kHandballHigh) is penalised with this probability.
+  bool handballs = false;
+  float handball_probability = 0.5f;
   // builder.SetBallPosition, in the left team's frame.
   float ball_x = 0, ball_y = 0;
   // builder.AddPlayer line-ups.

@@ -12,7 +12,7 @@ void step_world(World& w, const EnvConfig& cfg, const int32_t* actions) {
 
   if (w.m.game_mode != kModeNormal) run_set_piece(w);
   apply_agent_actions(w, actions);
-  run_ai(w, sc);
+  run_ai(w, sc, cfg.teammate_ai);
   ContactPairs contacts;
   const int num_contacts = find_contact_candidates(w, contacts);
   for (int sub = 0; sub < kSubsteps; ++sub) {

@@ -17,8 +17,9 @@ void place_kickoff(World& w, int kicking_team);
 void apply_agent_actions(World& w, const int32_t* actions);
 void select_active_players(World& w);
 
-// ai.cpp: the built-in AI moves every player no agent drives.
-void run_ai(World& w, const ScenarioConfig& sc);
+// ai.cpp: the built-in AI moves every player no agent drives (and those whose agent
+// chose builtin_ai); with teammate_ai false, an agent's team-mates stand idle instead.
+void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai);
 // Where player p can meet the moving ball: its position after the time needed to run there.
 Vec2 intercept_point(const World& w, int p);
 
@@ -63,6 +64,11 @@ bool roll_chance(World& w, float chance);
 float nearest_opponent_distance(const World& w, int team, Vec2 pos, int* who = nullptr);
 void free_ball(World& w, Vec2 vel, float vz, int kicker);
 void start_set_piece(World& w, int mode, int team, Vec2 spot);
+// rules.cpp: a handball by `player` at `spot` (penalty in his own box, else a free kick).
+void award_handball(World& w, int player, Vec2 spot);
+// rules.cpp: player p leaves for the rest of the episode (second yellow card); his slot
+// stays empty, a keeper is replaced in goal by the first team-mate on the pitch.
+void send_off(World& w, int p);
 
 }  // namespace trackfield::football
 

@@ -50,6 +50,9 @@ struct Agent {
   int player;             // active player index
   int8_t direction;       // sticky movement action 0 (none) or 1..8
   bool sprint, dribble;   // sticky
+  bool keeper_rush, pressure, team_pressure;  // sticky (full action set)
+  bool builtin_ai;        // this step's action was builtin_ai: the AI plays the player
+  int8_t switch_hold;     // steps left in which a switched-to player stays selected
   int8_t pending_kick;    // a kick action waiting for the ball (one-touch buffer), 0 if none
   int8_t pending_steps;
   int8_t kick_windup;     // steps until a pressed kick leaves the foot (GRF's kick animations), 0 if none

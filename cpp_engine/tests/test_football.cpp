@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "football/batch.h"
+#include "football/obs.h"
 #include "football/step.h"
 #include "tests/batch_fixture.h"
 #include "tests/football_fixture.h"
@@ -90,4 +91,50 @@ TEST(football_actions_outside_the_set_are_refused) {
   f.batch->reset_all(0);
   f.int_actions()[1] = 19;
   CHECK_THROWS(f.batch->check_actions(), "football action 19 of world 1, agent 0 is outside [0, 18]");
+}
+
+// GRF's full set (33 actions), no team-mate AI and handballs always called: random play
+// over every action keeps the world sane, and the batch accepts exactly the set.
+TEST(football_full_action_set_random_play_keeps_the_world_sane) {
+  EnvConfig cfg = eleven_vs_eleven(kRaw, 1);
+  cfg.action_set = kActionSetFull;
+  cfg.teammate_ai = false;
+  cfg.left_agents = 2, cfg.right_agents = 1;
+  for (ScenarioConfig& sc : cfg.scenario) sc.handballs = true, sc.handball_probability = 1.0f, sc.game_duration = 300;
+  Football f(cfg, 4, 2, true);
+  f.batch->reset_all(3);
+  Rng rng;
+  rng_seed(rng, 2, 0);
+  for (int t = 0; t < 1500; ++t) {
+    for (int k = 0; k < 4 * 3; ++k) f.int_actions()[k] = static_cast<int32_t>(rng_next_u32(rng) % kNumActionsFull);
+    f.batch->step();
+    for (int i = 0; i < 4; ++i) {
+      const World& w = f.batch->world(i);
+      CHECK(std::isfinite(w.ball.x) && std::isfinite(w.ball.y) && w.ball.z >= 0.0f);
+      for (int a = 0; a < w.num_agents; ++a) {
+        const Agent& ag = w.agents[a];
+        CHECK(ag.player < 0 || (team_of(ag.player) == ag.team && w.p.present[ag.player]));
+        CHECK(ag.switch_hold >= 0 && ag.switch_hold <= kSwitchHoldSteps);
+      }
+    }
+  }
+  f.int_actions()[5] = kNumActionsFull;
+  CHECK_THROWS(f.batch->check_actions(), "outside [0, 32]");
+}
+
+// A keeper sent off: his slot is padded in simple115v2, the team's first player on the
+// pitch takes his role (GRF's SendOff), and a team's last player is never sent off.
+TEST(football_send_off_pads_the_slot_and_replaces_the_keeper) {
+  Football f(three_vs_one(kSimple115, 1), 1, 1, false);
+  f.batch->reset_all(0);
+  World w = f.batch->world(0);
+  const int keeper = first_of(1), defender = first_of(1) + 1;
+  send_off(w, keeper);
+  CHECK(!w.p.present[keeper] && w.p.role[defender] == kRoleGK);
+  float obs[kSimple115Size];
+  write_obs_simple115(w, 0, obs);
+  CHECK(obs[44] == -1.0f && obs[45] == -1.0f && obs[66] == -1.0f && obs[67] == -1.0f);
+  CHECK(obs[46] != -1.0f);
+  send_off(w, defender);  // the last one stays
+  CHECK(w.p.present[defender]);
 }

@@ -8,13 +8,14 @@ from typing import Optional
 from trackfield.core.config import check_bool, check_choice, check_float, check_int
 
 REPRESENTATIONS = ("raw", "simple115v2", "smm", "pixels", "pixels_gray")
+ACTION_SETS = ("default", "v2", "full")  # GRF's action_set names
 REWARD_COMPONENTS = ("scoring", "checkpoints")
 RENDER_MODES = (None, "rgb_array", "human")
 
 # builder.config() fields a user may override per env (None keeps the scenario's value).
 SCENARIO_OVERRIDES = ("game_duration", "deterministic", "offsides", "end_episode_on_score",
                       "end_episode_on_out_of_play", "end_episode_on_possession_change",
-                      "left_team_difficulty", "right_team_difficulty")
+                      "left_team_difficulty", "right_team_difficulty", "handballs", "handball_probability")
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,10 @@ class FootballConfig:
     """Validated football env settings (GRF's ``create_environment`` arguments).
 
     ``rewards`` is GRF's comma-separated list ("scoring" or "scoring,checkpoints").
-    The scenario overrides replace the value the scenario file set.
+    ``action_set`` is GRF's: "default" (19 actions), "v2" (adds builtin_ai) or "full" (33).
+    ``teammate_ai=False`` leaves the team-mates of controlled players standing idle.
+    The scenario overrides replace the value the scenario file set; ``handballs`` and
+    ``handball_probability`` are trackfield's (GRF has no handball; off by default).
     """
 
     representation: str = "simple115v2"
@@ -33,6 +37,8 @@ class FootballConfig:
     render_mode: Optional[str] = None
     render_width: int = 480
     channel_dimensions: tuple = (96, 72)
+    action_set: str = "default"
+    teammate_ai: bool = True
     write_full_episode_dumps: bool = False
     logdir: str = ""
     game_duration: Optional[int] = None
@@ -43,6 +49,8 @@ class FootballConfig:
     end_episode_on_possession_change: Optional[bool] = None
     left_team_difficulty: Optional[float] = None
     right_team_difficulty: Optional[float] = None
+    handballs: Optional[bool] = None
+    handball_probability: Optional[float] = None
 
     def __post_init__(self):
         check_choice("representation", self.representation, REPRESENTATIONS)
@@ -58,6 +66,8 @@ class FootballConfig:
         check_int("number_of_left_players_agent_controls", self.number_of_left_players_agent_controls, 0, 11)
         check_int("number_of_right_players_agent_controls", self.number_of_right_players_agent_controls, 0, 11)
         check_choice("render_mode", self.render_mode, RENDER_MODES)
+        check_choice("action_set", self.action_set, ACTION_SETS)
+        check_bool("teammate_ai", self.teammate_ai)
         check_int("render_width", self.render_width, 96, 4096)
         dims = self.channel_dimensions
         if not isinstance(dims, (tuple, list)) or len(dims) != 2:
@@ -71,10 +81,10 @@ class FootballConfig:
         if self.game_duration is not None:
             check_int("game_duration", self.game_duration, 1, 1_000_000)
         for name in ("deterministic", "offsides", "end_episode_on_score", "end_episode_on_out_of_play",
-                     "end_episode_on_possession_change"):
+                     "end_episode_on_possession_change", "handballs"):
             if getattr(self, name) is not None:
                 check_bool(name, getattr(self, name))
-        for name in ("left_team_difficulty", "right_team_difficulty"):
+        for name in ("left_team_difficulty", "right_team_difficulty", "handball_probability"):
             if getattr(self, name) is not None:
                 check_float(name, getattr(self, name), 0.0, 1.0)
 

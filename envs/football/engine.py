@@ -16,6 +16,22 @@ REWARD_COMPONENT_NAMES = ("scoring", "checkpoints")
 ACTION_NAMES = ("idle", "left", "top_left", "top", "top_right", "right", "bottom_right", "bottom",
                 "bottom_left", "long_pass", "high_pass", "short_pass", "shot", "sprint",
                 "release_direction", "release_sprint", "sliding", "dribble", "release_dribble")
+# GRF's action sets (gfootball/env/football_action_set.py): v2 appends builtin_ai, full
+# appends the rest in GRF's order. Indices of the shared prefix never change.
+ACTION_SET_NAMES = {
+    "default": ACTION_NAMES,
+    "v2": ACTION_NAMES + ("builtin_ai",),
+    "full": ACTION_NAMES + ("builtin_ai", "keeper_rush", "pressure", "team_pressure", "switch",
+                            "release_long_pass", "release_high_pass", "release_short_pass", "release_shot",
+                            "release_keeper_rush", "release_sliding", "release_pressure",
+                            "release_team_pressure", "release_switch"),
+}
+# The raw observation's sticky_actions entries, in GRF's order for each set.
+STICKY_ACTION_NAMES = {
+    "default": ACTION_NAMES[1:9] + ("sprint", "dribble"),
+    "v2": ACTION_NAMES[1:9] + ("sprint", "dribble"),
+    "full": ACTION_NAMES[1:9] + ("sprint", "dribble", "keeper_rush", "pressure", "team_pressure"),
+}
 GAME_MODE_NAMES = ("normal", "kickoff", "goal_kick", "free_kick", "corner", "throw_in", "penalty")
 
 
@@ -39,7 +55,16 @@ def engine_config(scenario: Scenario, config: FootballConfig):
     cfg.channel_width, cfg.channel_height = config.channel_dimensions
     cfg.scoring_weight = 1.0
     cfg.checkpoint_weight = 1.0 if "checkpoints" in config.reward_components else 0.0
+    cfg.action_set = _fb.ACTION_SETS[config.action_set]
+    cfg.teammate_ai = config.teammate_ai
     return cfg
+
+
+def agent_names(config: FootballConfig) -> list:
+    """``left_0 .. left_{L-1}, right_0 .. right_{R-1}``: the agents in slot order."""
+    left = config.number_of_left_players_agent_controls
+    right = config.number_of_right_players_agent_controls
+    return [f"left_{i}" for i in range(left)] + [f"right_{i}" for i in range(right)]
 
 
 def make_engine(scenario: Scenario, config: FootballConfig, num_envs: int = 1, num_threads: int = 1,
@@ -54,9 +79,12 @@ def make_engine(scenario: Scenario, config: FootballConfig, num_envs: int = 1, n
             raise ValueError("representation='raw' with agents on both teams needs equal team sizes "
                              "(each agent sees its own team as 'left_team')")
         own = 0 if left > 0 else 1
-        obs_fields = _fb.raw_fields(sc.num_players(own), sc.num_players(1 - own))
-    return BatchEngine(_fb, cfg, num_envs=num_envs, num_threads=num_threads, autoreset=autoreset,
-                       obs_fields=obs_fields)
+        obs_fields = _fb.raw_fields(sc.num_players(own), sc.num_players(1 - own), cfg.action_set)
+    engine = BatchEngine(_fb, cfg, num_envs=num_envs, num_threads=num_threads, autoreset=autoreset,
+                         obs_fields=obs_fields)
+    names = agent_names(config)
+    engine.agent_name = lambda k: f"agent {names[k]!r} (action_set={config.action_set!r})"
+    return engine
 
 
 def football_recorder(scenario: Scenario, config: FootballConfig, engine: BatchEngine) -> EpisodeRecorder:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from trackfield.core.config import config_from_kwargs
 from trackfield.core.single import BatchEnv
 from trackfield.football.config import FootballConfig
-from trackfield.football.engine import ACTION_NAMES, football_recorder, make_engine
+from trackfield.football.engine import ACTION_SET_NAMES, football_recorder, make_engine
 from trackfield.football.scenarios import load_scenario
 
 
@@ -17,7 +17,7 @@ class FootballEnv(BatchEnv):
     | Gymnasium id | `gymnasium.make("trackfield/AcademyEmptyGoalClose-v0")` |
     | Parallel API | `trackfield.parallel_env(name, number_of_left_players_agent_controls=k)` |
     | Agents | `number_of_left_players_agent_controls` + `number_of_right_players_agent_controls` (default 1 + 0) |
-    | Action space | `Discrete(19)` for one agent, `MultiDiscrete([19] * k)` for k agents |
+    | Action space | `Discrete(n)` for one agent, `MultiDiscrete([n] * k)` for k agents; n = 19, 20 or 33 by `action_set` |
     | Observation | raw: `Dict`; simple115v2: `Box(115,)` float32 (460 stacked); smm: `Box(72, 96, 4)` uint8 (16 channels stacked); pixels: `Box(72, 96, 3)` uint8 (12 stacked); pixels_gray: `Box(72, 96, 1)` uint8 (4 stacked) |
     | Reward components | `scoring`, `checkpoints` |
 
@@ -73,16 +73,56 @@ class FootballEnv(BatchEnv):
     `left_team`, `left_team_direction`, `left_team_tired_factor`, `left_team_yellow_card`,
     `left_team_active`, `left_team_roles`, the same six for `right_team`, `score`,
     `steps_left`, `game_mode`, `active`, `designated`, `sticky_actions`
-    (see `trackfield._engine.football.raw_fields`).
+    (see `trackfield._engine.football.raw_fields`). `sticky_actions` has 10 entries
+    (8 directions, sprint, dribble), 13 with `action_set="full"` (then keeper_rush,
+    pressure, team_pressure), as GRF lists the set's sticky actions.
+
+    A player sent off (second yellow card) leaves for the rest of the episode: raw keeps
+    his slot with `*_active` False and his last position; simple115v2 pads his slot
+    with -1 like a missing player; smm and pixels no longer draw him. An agent that
+    controlled him on its own (as many agents as controllable players) then drives
+    nobody (`active` -1). As in GRF, a keeper sent off is replaced in goal by the team's
+    first player still on the pitch, and a team's last player is never sent off. Unlike
+    GRF, the player leaves at once (GRF: 6 s after the card) and there are no straight
+    red cards. With `deterministic=True` no card is ever shown (a foul is booked with
+    chance 0.4).
 
     ## Action Space
-    GRF's default set: 0 idle, 1 left, 2 top_left, 3 top, 4 top_right, 5 right,
-    6 bottom_right, 7 bottom, 8 bottom_left, 9 long_pass, 10 high_pass, 11 short_pass,
-    12 shot, 13 sprint, 14 release_direction, 15 release_sprint, 16 sliding,
-    17 dribble, 18 release_dribble. Movement, sprint and dribble are sticky until
-    released. Passes go to the team-mate best placed in the kicking direction; shots
-    aim inside a post with an error that grows with distance, pressure and fatigue.
-    A kick pressed up to 0.3 s before the ball arrives is played first time.
+    `action_set=` picks one of GRF's sets (gfootball/env/football_action_set.py); each
+    extends the previous one, so an index means the same action in every set.
+
+    * `"default"` (19): 0 idle, 1 left, 2 top_left, 3 top, 4 top_right, 5 right,
+      6 bottom_right, 7 bottom, 8 bottom_left, 9 long_pass, 10 high_pass,
+      11 short_pass, 12 shot, 13 sprint, 14 release_direction, 15 release_sprint,
+      16 sliding, 17 dribble, 18 release_dribble.
+    * `"v2"` (20): adds 19 builtin_ai: the built-in AI plays the agent's player for that
+      step, and every sticky action is released (GRF reports none while the AI plays).
+    * `"full"` (33, GRF's code order): v2 plus 20 keeper_rush (sticky: the team's AI
+      keeper comes out for any ball the team does not have), 21 pressure (sticky: while
+      the opponents have the ball or it is loose, the active player runs at it by
+      himself, whatever direction is held), 22 team_pressure (sticky: the team's two AI
+      players nearest the ball hunt the carrier from any distance), 23 switch (control
+      passes to the team-mate nearest the ball that no agent drives, kept for 1 s, while
+      the team is not on the ball), 24 release_long_pass, 25 release_high_pass,
+      26 release_short_pass, 27 release_shot (each withdraws its kick if it was pressed
+      early and is still waiting for the ball; a kick whose wind-up has started goes ahead),
+      28 release_keeper_rush, 29 release_sliding (nothing to release: a slide is one
+      press), 30 release_pressure, 31 release_team_pressure, 32 release_switch
+      (nothing to release). GRF notes that "full" is meant for its play_game script,
+      not for training.
+
+    The GRF paper (Kurach et al. 2020) describes the actions in a 20-entry table
+    grouped by kind (movement, kicks, other), not in index order, and with the
+    releases under their own names; it is not an index map. Its 20 entries are not
+    GRF's "default" set of 19: the code's sets (gfootball/env/football_action_set.py)
+    are what GRF's `action_space` numbers, and trackfield follows the code, so index i
+    is GRF's index i in every set. Use `env.action_names` for the names by index.
+
+    Movement, sprint and dribble (and the full set's keeper_rush, pressure and
+    team_pressure) are sticky until released. Passes go to the team-mate best placed
+    in the kicking direction; shots aim inside a post with an error that grows with
+    distance, pressure and fatigue. A kick pressed up to 0.3 s before the ball arrives
+    is played first time.
 
     ## Rewards
     | Component | Weight | When it fires |
@@ -118,6 +158,10 @@ class FootballEnv(BatchEnv):
     | render_mode | str or None | None | "rgb_array" (a top-down frame with scoreboard, match clock running 90 minutes over the game, step count, game mode, shirt numbers from 660 px wide, controlled players ringed in yellow, the ball's shadow) or "human" (the same in a pygame window) |
     | render_width | int | 480 | width of rendered frames in pixels (96 to 4096; 1280 gives a 1280 x 853 frame) |
     | channel_dimensions | (int, int) | (96, 72) | (width, height) of smm and pixels observations, each in [1, 4096] |
+    | action_set | str | "default" | GRF's "default" (19), "v2" (20) or "full" (33); see Action Space |
+    | teammate_ai | bool | True | False: the team-mates of controlled players that no agent drives stand idle instead of being moved by the built-in AI (a set-piece taker is still helped after 4 s so play resumes) |
+    | handballs | bool or None | None (False) | trackfield's handball rule, off by default because GRF has none: a loose ball reaching a field player (or a keeper outside his box) at 0.8-1.6 m, arm height, who did not last touch it, is a handball with probability `handball_probability`: a free kick where it happened, a penalty inside his own box. No card is shown |
+    | handball_probability | float or None | None (0.5) | the chance that a touch in the arm band is called (in [0, 1]); with `deterministic=True` a call happens whenever it is >= 0.5 |
     | write_full_episode_dumps | bool | False | write each episode to `logdir` as a dump (config, starting state, actions, per-step summaries); `trackfield.replay(path, video="out.mp4")` re-simulates it bit for bit |
     | logdir | str | "" | folder for dumps (default: the temp folder's `trackfield_dumps`) |
     | game_duration, deterministic, offsides, end_episode_on_*, left_team_difficulty, right_team_difficulty | | None | override the scenario file's value |
@@ -147,4 +191,5 @@ class FootballEnv(BatchEnv):
 
     @property
     def action_names(self):
-        return ACTION_NAMES
+        """Names of the actions of the env's ``action_set``, by index."""
+        return ACTION_SET_NAMES[self.config.action_set]

@@ -4,7 +4,7 @@ from __future__ import annotations
 from trackfield.core.config import config_from_kwargs
 from trackfield.core.pettingzoo import BatchParallelEnv
 from trackfield.football.config import FootballConfig
-from trackfield.football.engine import make_engine
+from trackfield.football.engine import agent_names, make_engine
 from trackfield.football.scenarios import load_scenario
 
 
@@ -16,7 +16,8 @@ class FootballParallelEnv(BatchParallelEnv):
     R = ``number_of_right_players_agent_controls`` (default 0); all other config
     keywords are those of :class:`trackfield.football.env.FootballEnv`.
 
-    * ``action_space(agent)``: ``Discrete(19)`` (GRF's default action set).
+    * ``action_space(agent)``: ``Discrete(19)`` (GRF's default action set), ``Discrete(20)``
+      with ``action_set="v2"``, ``Discrete(33)`` with ``action_set="full"``.
     * ``observation_space(agent)``: the single-agent space of the representation:
       ``Box(115,)`` float32 for simple115v2 (460 stacked), ``Box(72, 96, 4)`` uint8 for
       smm (16 channels stacked), a ``Dict`` for raw. Right-team agents see the pitch
@@ -43,9 +44,7 @@ class FootballParallelEnv(BatchParallelEnv):
     def __init__(self, scenario: str = "academy_empty_goal_close", **config):
         self.config = config_from_kwargs(FootballConfig, config, "trackfield.parallel_env")
         self.scenario = load_scenario(scenario)
-        left = self.config.number_of_left_players_agent_controls
-        right = self.config.number_of_right_players_agent_controls
-        names = [f"left_{i}" for i in range(left)] + [f"right_{i}" for i in range(right)]
+        names = agent_names(self.config)
         if self.config.render_mode not in (None, "rgb_array"):
             raise ValueError(f"the parallel env renders with render_mode='rgb_array' (or None), "
                              f"got {self.config.render_mode!r}")

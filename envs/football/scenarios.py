@@ -37,6 +37,9 @@ CONFIG_FIELDS = {
     "right_team_difficulty": float,
     "second_half": int,
     "control_all_players": bool,
+    # trackfield's (GRF has no handball): see FootballEnv's docstring.
+    "handballs": bool,
+    "handball_probability": float,
 }
 
 
@@ -67,7 +70,7 @@ class _ScenarioConfigView:
         if kind is float and (isinstance(value, bool) or not isinstance(value, (int, float))):
             raise ScenarioError(f"{self._where()}: config field {name!r} must be a number, got {value!r}")
         value = kind(value)
-        if name.endswith("difficulty") and not 0.0 <= value <= 1.0:
+        if (name.endswith("difficulty") or name == "handball_probability") and not 0.0 <= value <= 1.0:
             raise ScenarioError(f"{self._where()}: {name} must be in [0, 1], got {value}")
         if name == "game_duration" and not 1 <= value <= 1_000_000:
             raise ScenarioError(f"{self._where()}: game_duration must be in [1, 1000000], got {value}")
