@@ -283,10 +283,12 @@ void run_ai(World& w, const ScenarioConfig& sc) {
         }
         if (p == second) target = target + (tv.own_goal - target) * (3.0f / std::fmax(distance(tv.own_goal, target), 3.0f));
         move_towards(w, p, target, true);
-        // Occasionally go to ground when the carrier is just out of reach.
-        float d = distance(pos, ball);
-        if (p == chaser && owner_team == 1 - team && d > 1.4f && d < 2.6f &&
-            !w.m.deterministic && rng_uniform(w.rng) < 0.04f * tv.difficulty) {
+        // GRF's AI goes to ground only with a clear view of the ball (duel likeliness at
+        // least 0.7) and the ball 0.7-1.6 m ahead of where it will be in 0.2 s.
+        float d = distance(pos + player_vel(w, p) * 0.2f, ball + Vec2{w.ball.vx, w.ball.vy} * 0.2f);
+        if (p == chaser && owner_team == 1 - team && w.ball.owner >= 0 && d > 0.7f && d < 1.6f &&
+            ball_duel_likeliness(w, p) >= 0.7f && !w.m.deterministic &&
+            rng_uniform(w.rng) < 0.04f * tv.difficulty) {
           Vec2 dir = normalized(ball - pos);
           w.p.face_x[p] = dir.x;
           w.p.face_y[p] = dir.y;
