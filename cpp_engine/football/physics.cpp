@@ -69,10 +69,10 @@ float nearest_opponent_distance(const World& w, int team, Vec2 pos, int* who) {
 float ball_duel_likeliness(const World& w, int player) {
   int carrier = w.ball.owner;
   if (carrier < 0 || carrier == player) return 1.0f;
-  Vec2 pos = player_pos(w, player);
-  Vec2 to_ball = normalized(ball_pos(w) - pos);
-  Vec2 to_carrier = normalized(player_pos(w, carrier) - pos);
-  return 0.5f - 0.5f * dot(to_ball, to_carrier);
+  Vec2 opp = player_pos(w, carrier);
+  Vec2 to_carrier = normalized(opp - player_pos(w, player));
+  Vec2 carrier_to_ball = normalized(ball_pos(w) - opp);
+  return 0.5f - 0.5f * dot(to_carrier, carrier_to_ball);
 }
 
 void give_ball(World& w, int player) {
