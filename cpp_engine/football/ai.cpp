@@ -9,7 +9,8 @@ namespace trackfield::football {
 
 namespace {
 
-constexpr float kJockeyDistance = 1.5f;  // how far goal-side of the carrier a hunter stands
+constexpr float kInterfereReach = 2.5f;  // a hunter this near a ball in view steps in for it
+constexpr float kDefendLead = 0.8f;  // GRF: a hunter aims this far (0.1 s of sprint) goal-side of his point
 
 struct TeamView {
   int team;
@@ -72,6 +73,29 @@ float hunt_distance(const World& w, int p, const TeamView& tv) {
   float base = 10.0f + 10.0f * (1.0f - role_mind_set(w.p.role[p]));
   float fatigue = 0.5f * (1.0f - w.p.tired[p]) + 0.25f;
   return base * fatigue * (0.3f + 0.7f * tv.difficulty);
+}
+
+// GRF's hunting of a carrier (GetDefendPosition and NeedDefendingMovement): the hunter
+// heads for the point on the line from the carrier to our goal that is as far from him
+// as from the carrier (the goal itself when he is not ahead of the carrier), a little
+// goal-side of it and led by the carrier's run. He moves only when that point is wide
+// of him or behind him; a hunter already goal-side holds his ground and lets the
+// carrier come (GRF's defenders stay a few metres off a carrier who does not attack
+// them). Returns false when he holds.
+bool defend_position(const World& w, int p, int carrier, const TeamView& tv, Vec2* target) {
+  Vec2 opp = player_pos(w, carrier);
+  Vec2 pos = player_pos(w, p);
+  Vec2 to_goal = tv.own_goal - opp;
+  float line = length(to_goal);
+  Vec2 dir = normalized(to_goal, {-tv.attack_sign, 0.0f});
+  Vec2 rel = pos - opp;
+  float ahead = dot(rel, dir);
+  float s = line;
+  if (ahead > 1e-3f) s = std::fmin((ahead * ahead + length_sq(rel) - ahead * ahead) / (2.0f * ahead), line);
+  *target = opp + dir * (s + kDefendLead) + player_vel(w, carrier) * 0.14f;
+  float deep = std::fmax((target->x - pos.x) * tv.attack_sign, 0.0f) - 0.5f;  // upfield of him
+  float wide = std::fabs(target->y - pos.y);
+  return wide > 0.8f * deep;
 }
 
 void decide_with_ball(World& w, int p, const TeamView& tv) {
@@ -299,17 +323,26 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai) {
         Vec2 target = intercept_point(w, p);
         // owner_team is this step's start; a carrier earlier in the loop may have kicked since.
         if (owner_team == 1 - team && w.ball.owner >= 0) {
-          // GRF's hunters jockey goal-side of the carrier rather than dive in: the ball
-          // is won when the carrier runs into them or the tackle (rules.cpp) comes off.
-          Vec2 carrier = player_pos(w, w.ball.owner);
-          target = carrier + normalized(tv.own_goal - carrier) * kJockeyDistance;
+          // GRF's two hunters take up their defending position and do not dive in: the
+          // ball is won when the carrier comes within reach (the tackle, rules.cpp).
+          if (distance(pos, ball) < kInterfereReach && ball_duel_likeliness(w, p) >= 0.2f) {
+            move_towards(w, p, ball, false);  // GRF's interfere: the ball is in reach and in view
+          } else if (defend_position(w, p, w.ball.owner, tv, &target)) {
+            move_towards(w, p, target, distance(target, pos) * 2.6f > kRunSpeed);
+          } else {
+            w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
+            w.p.sprinting[p] = false;
+          }
+        } else {
+          if (p == second) target = target + (tv.own_goal - target) * (3.0f / std::fmax(distance(tv.own_goal, target), 3.0f));
+          move_towards(w, p, target, true);
         }
-        if (p == second) target = target + (tv.own_goal - target) * (3.0f / std::fmax(distance(tv.own_goal, target), 3.0f));
-        move_towards(w, p, target, true);
-        // Occasionally go to ground when the carrier is just out of reach.
-        float d = distance(pos, ball);
-        if (p == chaser && owner_team == 1 - team && d > 1.4f && d < 2.6f &&
-            !w.m.deterministic && rng_uniform(w.rng) < 0.04f * tv.difficulty) {
+        // GRF's AI goes to ground only with a clear view of the ball (duel likeliness at
+        // least 0.7) and the ball 0.7-1.6 m ahead of where it will be in 0.2 s.
+        float d = distance(pos + player_vel(w, p) * 0.2f, ball + Vec2{w.ball.vx, w.ball.vy} * 0.2f);
+        if (p == chaser && owner_team == 1 - team && w.ball.owner >= 0 && d > 0.7f && d < 1.6f &&
+            ball_duel_likeliness(w, p) >= 0.7f && !w.m.deterministic &&
+            rng_uniform(w.rng) < 0.04f * tv.difficulty) {
           Vec2 dir = normalized(ball - pos);
           w.p.face_x[p] = dir.x;
           w.p.face_y[p] = dir.y;

@@ -61,6 +61,7 @@ constexpr float kMagnetRadius = 2.5f;   // a controlled player steps onto a loos
 constexpr float kKeeperReach = 2.2f;  // a dive
 constexpr float kKeeperReactionDelay = 0.38f;  // s of a shot's flight before a keeper can touch it
 constexpr float kKeeperReactionSpan = 0.3f;    // s more until it is fully set
+constexpr float kFieldReactionDelay = 0.3f;    // s before a field player can touch an opponent's kick
 constexpr float kFieldReachHeight = 1.9f;
 // Handball (handballs=True; GRF has none): a loose ball reaching a field player between
 // hip and shoulder, where a standing player's arms are, counts as touching an arm.

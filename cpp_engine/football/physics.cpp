@@ -66,6 +66,15 @@ float nearest_opponent_distance(const World& w, int team, Vec2 pos, int* who) {
   return best;
 }
 
+float ball_duel_likeliness(const World& w, int player) {
+  int carrier = w.ball.owner;
+  if (carrier < 0 || carrier == player) return 1.0f;
+  Vec2 opp = player_pos(w, carrier);
+  Vec2 to_carrier = normalized(opp - player_pos(w, player));
+  Vec2 carrier_to_ball = normalized(ball_pos(w) - opp);
+  return 0.5f - 0.5f * dot(to_carrier, carrier_to_ball);
+}
+
 void give_ball(World& w, int player) {
   w.ball.owner = player;
   w.ball.last_touch = player;
@@ -228,6 +237,10 @@ void resolve_ball_control(World& w, const ScenarioConfig& sc) {
   bool best_keeper = false;
   for (int p = 0; p < kMaxPlayers; ++p) {
     if (!w.p.present[p] || w.p.kick_cooldown[p] > 0 || w.p.slide_steps[p] > 0) continue;
+    // A ball an opponent has just struck is past a field player before he can react
+    // (GRF's players act on a picture of the game one reaction time old).
+    bool opponents_kick = b.last_touch >= 0 && team_of(b.last_touch) != team_of(p);
+    if (opponents_kick && b.flight_time < kFieldReactionDelay && w.p.role[p] != kRoleGK) continue;
     bool keeper = keeper_may_handle(w, p);
     float reach = keeper ? kKeeperReach : (p == b.pass_receiver ? kReceiverRadius : kControlRadius);
     float max_z = keeper ? kKeeperReachHeight : kFieldReachHeight;

@@ -11,6 +11,7 @@ namespace {
 
 constexpr float kTackleChance = 0.03f;   // per step, for a defender at the ball
 constexpr float kTackleFoulChance = 0.015f;
+constexpr float kTackleMinDuel = 0.2f;   // GRF's AI interferes only from this ball_duel_likeliness
 constexpr float kSlideFromBehindFoul = 0.6f;
 constexpr float kSlideFoulChance = 0.12f;
 constexpr float kYellowCardChance = 0.4f;
@@ -175,6 +176,7 @@ void resolve_tackles(World& w, const ScenarioConfig& sc) {
     int q = first_of(opp) + s;
     if (!w.p.present[q] || w.p.lazy[q] || w.p.kick_cooldown[q] > 0) continue;
     if (distance(player_pos(w, q), ball_pos(w)) > kTackleRadius) continue;
+    if (ball_duel_likeliness(w, q) < kTackleMinDuel) continue;  // the carrier's body is in the way
     float skill = w.p.controlled_by[q] >= 0 ? 1.0f : 0.5f + 0.5f * team_difficulty(sc, opp);
     float chance = kTackleChance * skill * (shielding ? 0.6f : 1.0f) * (1.0f - 0.3f * w.p.tired[q]);
     if (roll_chance(w, kTackleFoulChance)) {

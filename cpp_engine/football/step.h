@@ -62,6 +62,9 @@ void give_ball(World& w, int player);
 bool roll_chance(World& w, float chance);
 // Distance from `pos` to the nearest present player of the team opposing `team`.
 float nearest_opponent_distance(const World& w, int team, Vec2 pos, int* who = nullptr);
+// GRF's CouldWinABallDuelLikeliness: 0 when the carrier stands between `player` and the
+// ball, 1 when the ball is on `player`'s side of him.
+float ball_duel_likeliness(const World& w, int player);
 void free_ball(World& w, Vec2 vel, float vz, int kicker);
 void start_set_piece(World& w, int mode, int team, Vec2 spot);
 // rules.cpp: a handball by `player` at `spot` (penalty in his own box, else a free kick).

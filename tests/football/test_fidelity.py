@@ -35,7 +35,8 @@ def test_measurement_is_reproducible_and_complete():
     assert a.mean_length > 1
 
 
-@pytest.mark.parametrize("scenario", ["academy_empty_goal_close", "academy_counterattack_hard"])
+@pytest.mark.parametrize("scenario", ["academy_empty_goal_close", "academy_counterattack_easy",
+                                      "academy_counterattack_hard", "academy_single_goal_versus_lazy"])
 def test_scenarios_that_play_like_grf_stay_within_the_tolerance(scenario):
     # Regression guard: these matched real GRF (length 0.67x-1.5x, every ending share within
     # 15 points) when the engine was calibrated; see docs/football_fidelity.md.
