@@ -232,15 +232,16 @@ void step_ball_motion(World& w) {
 void resolve_ball_control(World& w, const ScenarioConfig& sc) {
   Ball& b = w.ball;
   if (b.owner >= 0) return;
-  int best = -1;
-  float best_d = 1e30f;
-  bool best_keeper = false;
+  int best = -1, struck = -1;
+  float best_d = 1e30f, struck_d = 1e30f;
+  bool best_keeper = false, struck_keeper = false;
   for (int p = 0; p < kMaxPlayers; ++p) {
     if (!w.p.present[p] || w.p.kick_cooldown[p] > 0 || w.p.slide_steps[p] > 0) continue;
     // A ball an opponent has just struck is past a field player before he can react
-    // (GRF's players act on a picture of the game one reaction time old).
+    // (GRF's players act on a picture of the game one reaction time old): he cannot
+    // control it, but it can still strike him (a handball needs no reaction).
     bool opponents_kick = b.last_touch >= 0 && team_of(b.last_touch) != team_of(p);
-    if (opponents_kick && b.flight_time < kFieldReactionDelay && w.p.role[p] != kRoleGK) continue;
+    bool too_late = opponents_kick && b.flight_time < kFieldReactionDelay && w.p.role[p] != kRoleGK;
     bool keeper = keeper_may_handle(w, p);
     float reach = keeper ? kKeeperReach : (p == b.pass_receiver ? kReceiverRadius : kControlRadius);
     float max_z = keeper ? kKeeperReachHeight : kFieldReachHeight;
@@ -250,16 +251,25 @@ void resolve_ball_control(World& w, const ScenarioConfig& sc) {
     float dx = w.p.x[p] + 0.1f * w.p.face_x[p] + 0.05f * w.p.vx[p] - b.x;
     float dy = w.p.y[p] + 0.1f * w.p.face_y[p] + 0.05f * w.p.vy[p] - b.y;
     float d = dx * dx + dy * dy;
-    if (d < reach * reach && d < best_d) best_d = d, best = p, best_keeper = keeper;
+    if (d >= reach * reach) continue;
+    if (d < struck_d) struck_d = d, struck = p, struck_keeper = keeper;
+    if (!too_late && d < best_d) best_d = d, best = p, best_keeper = keeper;
   }
-  if (best < 0) return;
   // handballs=True: a ball at arm height reaching a field player (or a keeper outside
   // his box) is a handball with the scenario's call probability; not the kicker's own.
-  if (sc.handballs && !best_keeper && b.z >= kHandballLow && b.z <= kHandballHigh && b.last_touch != best &&
-      w.m.game_mode == kModeNormal && roll_chance(w, sc.handball_probability)) {
-    award_handball(w, best, player_pos(w, best));
-    return;
+  if (struck >= 0 && sc.handballs && !struck_keeper && b.z >= kHandballLow && b.z <= kHandballHigh &&
+      b.last_touch != struck && w.m.game_mode == kModeNormal) {
+    if (roll_chance(w, sc.handball_probability)) {
+      award_handball(w, struck, player_pos(w, struck));
+      return;
+    }
+    // Not called: the ball has touched him, once (no second call while it passes him).
+    if (struck != best) {
+      b.last_touch = struck;
+      return;
+    }
   }
+  if (best < 0) return;
   float speed = std::sqrt(b.vx * b.vx + b.vy * b.vy + b.vz * b.vz);
   if (roll_chance(w, control_chance(w, sc, best, speed, best_keeper))) {
     bool offside = w.m.offsides && w.p.offside_mark[best] && w.ball.last_touch >= 0 &&
