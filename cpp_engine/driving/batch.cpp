@@ -46,12 +46,16 @@ void DriveDomain::check_config(const Config& c) {
   require(c.waypoint_min_m > 0 && c.waypoint_min_m <= c.waypoint_max_m, "waypoint distances: need 0 < min <= max");
   require(std::isfinite(c.jerk_noise) && c.jerk_noise >= 0, "jerk_noise must be >= 0");
   require(std::isfinite(c.spawn_speed_max) && c.spawn_speed_max >= 0, "spawn_speed_max must be >= 0");
+  require(c.observation == DriveObservation::kFlat || c.observation == DriveObservation::kSets,
+          "observation must be flat or sets");
   require(c.reward.goal_radius_m > 0 && c.reward.goal_speed_mps > 0, "goal_radius and goal_speed must be positive");
 }
 
 BatchLayout DriveDomain::layout(const Config& cfg) {
   BatchLayout l;
-  l.frame_shape = {flat_size()};
+  int size = 0;
+  for (const FieldSpec& f : observation_specs(cfg)) size += field_size(f);
+  l.frame_shape = {size};
   l.num_agents = cfg.num_controlled();
   l.action_name = "driving action";
   if (cfg.action == ActionKind::kDiscrete) {
@@ -115,7 +119,10 @@ uint64_t DriveDomain::fingerprint(const Config& c) {
   mix(c.dt), mix(c.slots), mix(c.agents_min), mix(c.agents_max), mix(c.controlled), mix(c.static_obstacles);
   mix(c.episode_steps), mix(c.agent_end), mix(c.jerk_noise), mix(c.spawn_speed_max), mix(c.waypoints_max);
   mix(c.waypoint_min_m), mix(c.waypoint_max_m), mix(c.reward), mix(c.lights_enabled), mix(c.erratic_enabled);
-  mix(c.action), mix(c.observation);
+  // Not the observation kind nor feature dropout: an observation is a view of the world,
+  // so a state saved under one can be restored (and observed, trackfield.driving.observe)
+  // under another.
+  mix(c.action);
   return h;
 }
 
@@ -124,7 +131,7 @@ void DriveDomain::reset(World& w, const Config& cfg, uint64_t seed, int) { reset
 void DriveDomain::step(World& w, const Config& cfg, const void* actions) { step_world(w, cfg, actions); }
 
 void DriveDomain::write_frame(const World& w, const Config& cfg, int agent, void* frame) {
-  write_flat(w, cfg, agent, static_cast<float*>(frame));
+  write_observation(w, cfg, agent, static_cast<float*>(frame));
 }
 
 void DriveDomain::write_live(const World& w, const Config& cfg, bool* live) {

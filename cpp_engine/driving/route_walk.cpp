@@ -31,8 +31,11 @@ int walk_route(const DriveMap& dm, int lane, float s, int goal_lane, float goal_
     while (n < count && travelled + (map.lane_length[lane] - s) >= next_at) {
       s += next_at - travelled;
       travelled = next_at;
-      const LanePose p = lane_pose(map, lane, s);
-      out[n++] = {p.x, p.y, p.heading, p.half_width};
+      if (out) {
+        const LanePose p = lane_pose(map, lane, s);
+        out[n] = {p.x, p.y, p.heading, p.half_width};
+      }
+      ++n;
       next_at += spacing;
     }
     if (n >= count) break;

@@ -1,0 +1,65 @@
+// The observation pieces flat and sets share (obs_parts.h).
+#include "driving/obs_parts.h"
+
+#include "driving/bicycle.h"
+#include "driving/obs.h"
+
+namespace trackfield::driving::obs {
+
+void write_ego(const DriveWorld& w, const Map& map, int a, const RoutePoint* ahead, float* o) {
+  const Vehicles& v = w.veh;
+  o[0] = clip1(w.d[a] / 5.0);
+  o[1] = clip1(wrap_angle(v.heading[a] - w.lane_heading[a]) / M_PI);
+  o[2] = ahead ? clip1(wrap_angle(ahead->heading - w.lane_heading[a]) / kObsLaneSpacing / 0.1) : 0.0f;
+  o[3] = clip1(v.v[a] / 30.0);
+  o[4] = clip1(map.speed_limit[w.lane[a]] / 30.0);
+  o[5] = clip1(v.phi[a] / kSteerMax);
+  o[6] = clip1(v.a_long[a] / 5.0);
+  o[7] = clip1(v.a_lat[a] / 4.0);
+  o[8] = clip1((v.c_throttle[a] - 1.0) / 0.5);
+  o[9] = clip1((v.c_steer[a] - 1.0) / 0.5);
+  o[10] = clip1((v.c_acc[a] - 1.0) / 0.5);
+  o[11] = clip1((v.c_vel[a] - 1.0) / 0.5);
+  o[12] = clip1(v.length[a] / 7.0);
+  o[13] = clip1(v.width[a] / 3.0);
+}
+
+void write_goal(const DriveWorld& w, int a, double c, double s, float* o) {
+  const double ox = w.veh.x[a], oy = w.veh.y[a];
+  const Goal& current = w.goals[a][w.goal_index[a]];
+  const Goal& final_goal = w.goals[a][w.goal_count[a] > 0 ? w.goal_count[a] - 1 : 0];
+  ego_xy(ox, oy, c, s, final_goal.x, final_goal.y, 200.0, o);
+  ego_xy(ox, oy, c, s, current.x, current.y, 200.0, o + 2);
+  o[4] = clip1(w.goal_route_m[a] / 1000.0);
+  o[5] = clip1((w.goal_count[a] - 1 - w.goal_index[a]) / 3.0);
+}
+
+// An insertion-sorted list over every slot. A linear scan of <= 200 slots costs less than
+// building and walking a hash at a 200 m radius (a town is not much larger).
+int nearest_vehicles(const DriveWorld& w, int a, double radius, int count, int* near) {
+  const Vehicles& v = w.veh;
+  if (a < w.erratic.num_agents && is_blind_now(w.erratic, a)) return 0;
+  const double ox = v.x[a], oy = v.y[a];
+  double near_d2[kObsVehicles];
+  int n = 0;
+  const double r2 = radius * radius;
+  for (int j = 0; j < kMaxVehicles; ++j) {
+    if (j == a || w.state[j] != kAlive) continue;
+    const double dx = v.x[j] - ox, dy = v.y[j] - oy, d2 = dx * dx + dy * dy;
+    if (d2 > r2 || (n == count && d2 >= near_d2[n - 1])) continue;
+    int k = n < count ? n++ : n - 1;
+    while (k > 0 && near_d2[k - 1] > d2) near[k] = near[k - 1], near_d2[k] = near_d2[k - 1], --k;
+    near[k] = j, near_d2[k] = d2;
+  }
+  return n;
+}
+
+void write_light(const DriveWorld& w, const DriveMap& dm, const StopLineAhead& stop, float* o) {
+  const LightColour colour = (stop.light >= 0 && w.lights.enabled) ? light_colour_of_light(w.lights, dm.lights, stop.light)
+                                                                    : kNone;
+  o[0] = colour != kNone ? 1.0f : 0.0f;
+  o[1] = colour != kNone ? clip1(stop.distance / 100.0) : 0.0f;
+  o[2] = colour == kGreen, o[3] = colour == kYellow, o[4] = colour == kRed;
+}
+
+}  // namespace trackfield::driving::obs
