@@ -101,6 +101,7 @@ void build_quads(Map& m) {
   m.lane_count = static_cast<int>(m.lane_offsets.size() - 1);
   const size_t n = m.px.size();
   m.point_s.assign(n, 0.0);
+  m.point_heading.assign(n, 0.0f);
   m.lane_length.assign(m.lane_count, 0.0f);
   m.quad_count = static_cast<int>(n) - m.lane_count;
   const size_t q_n = static_cast<size_t>(m.quad_count);
@@ -114,6 +115,9 @@ void build_quads(Map& m) {
     for (int64_t i = a + 1; i < b; ++i)
       m.point_s[i] = m.point_s[i - 1] + std::hypot(m.px[i] - m.px[i - 1], m.py[i] - m.py[i - 1]);
     m.lane_length[l] = static_cast<float>(m.point_s[b - 1]);
+    for (int64_t i = a; i + 1 < b; ++i)
+      m.point_heading[i] = static_cast<float>(std::atan2(m.py[i + 1] - m.py[i], m.px[i + 1] - m.px[i]));
+    m.point_heading[b - 1] = m.point_heading[b - 2];
     for (int64_t i = a; i + 1 < b; ++i, ++q) {
       m.quad_lane[q] = l;
       m.quad_point[q] = static_cast<int32_t>(i);
@@ -309,6 +313,10 @@ LanePos lane_pos(const Map& m, int q, const Foot& f, bool on_road) {
 // or before its start. A vehicle moves at most ~12 quads a step.
 int walk_lane(const Map& m, int q, double x, double y) {
   const int lane = m.quad_lane[q];
+  // First a jump by arc length (one comparison per quad passed), then feet settle it.
+  const double target = m.point_s[m.quad_point[q]] + foot_on_quad(m, q, x, y).along;
+  while (q + 1 < m.quad_count && m.quad_lane[q + 1] == lane && m.point_s[m.quad_point[q] + 1] <= target) ++q;
+  while (q > 0 && m.quad_lane[q - 1] == lane && m.point_s[m.quad_point[q]] > target) --q;
   for (int steps = 0; steps < 48; ++steps) {
     const Foot f = foot_on_quad(m, q, x, y);
     if (f.along > m.quad_len[q] && q + 1 < m.quad_count && m.quad_lane[q + 1] == lane) ++q;
@@ -326,6 +334,7 @@ bool holds(const Map& m, int q, double x, double y, float fz) {
 
 // True when a rival of quad q holds the point: exact when true (false: ask the grid).
 bool rival_holds(const Map& m, int q, double x, double y, float fz) {
+  if (holds(m, q, x, y, fz)) return true;  // the usual case
   for (int k = m.rival_start[q]; k < m.rival_start[q + 1]; ++k)
     if (holds(m, m.rivals[k], x, y, fz)) return true;
   return false;

@@ -56,6 +56,9 @@ struct Map {
   // ---- derived ----
   int lane_count = 0;
   std::vector<double> point_s;   // arc length of each centre point along its lane, m
+  // Heading of the segment from centre point i to i + 1 (a lane's last point: its last
+  // segment's), computed once here rather than by an atan2 per lane_pose call.
+  std::vector<float> point_heading;
   std::vector<float> lane_length;
   // Quad q joins centre points quad_point[q] and quad_point[q] + 1 of lane quad_lane[q].
   // Corners, anticlockwise: right at start, right at end, left at end, left at start.

@@ -1,6 +1,8 @@
 // The observation pieces flat and sets share (obs_parts.h).
 #include "driving/obs_parts.h"
 
+#include <limits>
+
 #include "driving/bicycle.h"
 #include "driving/obs.h"
 
@@ -35,21 +37,32 @@ void write_goal(const DriveWorld& w, int a, double c, double s, float* o) {
 }
 
 // An insertion-sorted list over every slot. A linear scan of <= 200 slots costs less than
-// building and walking a hash at a 200 m radius (a town is not much larger).
+// building and walking a hash at a 200 m radius (a town is not much larger). The distances
+// come first in a branch-free loop the compiler vectorises (absent slots and ourselves at
+// +inf); the selection then rejects most slots with one comparison. Same list, same order
+// (ties to the lower slot) as a single branchy pass.
 int nearest_vehicles(const DriveWorld& w, int a, double radius, int count, int* near) {
   const Vehicles& v = w.veh;
   if (a < w.erratic.num_agents && is_blind_now(w.erratic, a)) return 0;
   const double ox = v.x[a], oy = v.y[a];
+  double d2s[kMaxVehicles];
+  const double r2 = radius * radius;
+  constexpr double kFar = std::numeric_limits<double>::infinity();
+  for (int j = 0; j < kMaxVehicles; ++j) {
+    const double dx = v.x[j] - ox, dy = v.y[j] - oy, d2 = dx * dx + dy * dy;
+    d2s[j] = w.state[j] == kAlive && d2 <= r2 ? d2 : kFar;
+  }
+  d2s[a] = kFar;
   double near_d2[kObsVehicles];
   int n = 0;
-  const double r2 = radius * radius;
+  double worst = r2;  // admits d2 <= r2 until the list is full, then only the strictly nearer
   for (int j = 0; j < kMaxVehicles; ++j) {
-    if (j == a || w.state[j] != kAlive) continue;
-    const double dx = v.x[j] - ox, dy = v.y[j] - oy, d2 = dx * dx + dy * dy;
-    if (d2 > r2 || (n == count && d2 >= near_d2[n - 1])) continue;
+    const double d2 = d2s[j];
+    if (!(d2 <= worst) || (n == count && d2 >= worst)) continue;
     int k = n < count ? n++ : n - 1;
     while (k > 0 && near_d2[k - 1] > d2) near[k] = near[k - 1], near_d2[k] = near_d2[k - 1], --k;
     near[k] = j, near_d2[k] = d2;
+    if (n == count) worst = near_d2[n - 1];
   }
   return n;
 }

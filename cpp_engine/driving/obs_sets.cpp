@@ -44,6 +44,9 @@ Rng dropout_rng(const DriveWorld& w, int a) {
   return r;
 }
 
+// Float clip to [-1, 1] (min/max, no branches; the sets' values are never NaN).
+inline float clipf(float x) { return std::min(std::max(x, -1.0f), 1.0f); }
+
 bool dropped(Rng& r, uint32_t threshold) { return rng_next_u32(r) < threshold; }
 
 constexpr uint32_t probability_threshold(float p) { return static_cast<uint32_t>(p * 4294967296.0); }
@@ -127,7 +130,9 @@ void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
     const int b = group >= 0 ? ms.lane_set_offsets[group] : 0, e = group >= 0 ? ms.lane_set_offsets[group + 1] : 0;
     const float* to_goal = &ms.route_to[static_cast<size_t>(current.lane) * map.lane_count];
     const float own = w.goal_route_m[a];
-    const float fc = static_cast<float>(c), fs = static_cast<float>(s);
+    // Float from here: offsets from the agent (double) are small, and float halves the work.
+    const float fc = static_cast<float>(c), fs = static_cast<float>(s), fz = static_cast<float>(oz);
+    const float inv_xy = static_cast<float>(1.0 / kLaneScale);
     float* row = o;
     for (int k = b; k < e; ++k, row += kLaneCols) {
       if (cfg.feature_dropout && dropped(drop, lane_drop)) {
@@ -135,18 +140,18 @@ void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
         continue;
       }
       const int p = ms.lane_set[k];
-      const double dx = ms.lane_x[p] - ox, dy = ms.lane_y[p] - oy;
+      const float dx = static_cast<float>(ms.lane_x[p] - ox), dy = static_cast<float>(ms.lane_y[p] - oy);
       row[0] = 1.0f;
-      row[1] = clip1((c * dx + s * dy) / kLaneScale);
-      row[2] = clip1((-s * dx + c * dy) / kLaneScale);
-      row[3] = clip1((ms.lane_z[p] - oz) / 10.0);
+      row[1] = clipf((fc * dx + fs * dy) * inv_xy);
+      row[2] = clipf((fc * dy - fs * dx) * inv_xy);
+      row[3] = clipf((ms.lane_z[p] - fz) * 0.1f);
       // cos and sin of (lane heading - ours) from the stored cos and sin: no trigonometry.
-      row[4] = clip1(ms.lane_cos[p] * fc + ms.lane_sin[p] * fs);
-      row[5] = clip1(ms.lane_sin[p] * fc - ms.lane_cos[p] * fs);
-      row[6] = clip1(ms.lane_half_width[p] / 5.0);
+      row[4] = clipf(ms.lane_cos[p] * fc + ms.lane_sin[p] * fs);
+      row[5] = clipf(ms.lane_sin[p] * fc - ms.lane_cos[p] * fs);
+      row[6] = clipf(ms.lane_half_width[p] * 0.2f);
       const float route = route_distance_to(map, to_goal, ms.lane_lane[p], ms.lane_s[p], current.lane, current.s);
-      row[7] = clip1(route / 1000.0);
-      row[8] = std::isinf(route) ? 1.0f : clip1((static_cast<double>(route) - own) / 200.0);
+      row[7] = clipf(route * 1e-3f);
+      row[8] = std::isinf(route) ? 1.0f : clipf((route - own) * 5e-3f);
     }
     std::memset(row, 0, sizeof(float) * kLaneCols * (kSetLanePoints - (e - b)));
     o += kLaneCols * kSetLanePoints;
@@ -154,6 +159,8 @@ void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
 
   // Boundary points.
   {
+    const float fc = static_cast<float>(c), fs = static_cast<float>(s), fz = static_cast<float>(oz);
+    const float inv_xy = static_cast<float>(1.0 / kBoundaryScale);
     const int b = group >= 0 ? ms.bnd_set_offsets[group] : 0, e = group >= 0 ? ms.bnd_set_offsets[group + 1] : 0;
     float* row = o;
     for (int k = b; k < e; ++k, row += kBoundaryCols) {
@@ -162,11 +169,11 @@ void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
         continue;
       }
       const int p = ms.bnd_set[k];
-      const double dx = ms.bnd_x[p] - ox, dy = ms.bnd_y[p] - oy;
+      const float dx = static_cast<float>(ms.bnd_x[p] - ox), dy = static_cast<float>(ms.bnd_y[p] - oy);
       row[0] = 1.0f;
-      row[1] = clip1((c * dx + s * dy) / kBoundaryScale);
-      row[2] = clip1((-s * dx + c * dy) / kBoundaryScale);
-      row[3] = clip1((ms.bnd_z[p] - oz) / 10.0);
+      row[1] = clipf((fc * dx + fs * dy) * inv_xy);
+      row[2] = clipf((fc * dy - fs * dx) * inv_xy);
+      row[3] = clipf((ms.bnd_z[p] - fz) * 0.1f);
     }
     std::memset(row, 0, sizeof(float) * kBoundaryCols * (kSetBoundaryPoints - (e - b)));
     o += kBoundaryCols * kSetBoundaryPoints;
