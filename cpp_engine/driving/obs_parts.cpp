@@ -38,9 +38,9 @@ void write_goal(const DriveWorld& w, int a, double c, double s, float* o) {
 
 // An insertion-sorted list over every slot. A linear scan of <= 200 slots costs less than
 // building and walking a hash at a 200 m radius (a town is not much larger). The distances
-// come first in a branch-free loop the compiler vectorises (absent slots and ourselves at
-// +inf); the selection then rejects most slots with one comparison. Same list, same order
-// (ties to the lower slot) as a single branchy pass.
+// come first in a branch-free loop the compiler vectorises (ourselves at +inf); the
+// selection then rejects most slots with one comparison before it looks at their state.
+// Same list, same order (ties to the lower slot) as a single branchy pass.
 int nearest_vehicles(const DriveWorld& w, int a, double radius, int count, int* near) {
   const Vehicles& v = w.veh;
   if (a < w.erratic.num_agents && is_blind_now(w.erratic, a)) return 0;
@@ -49,8 +49,8 @@ int nearest_vehicles(const DriveWorld& w, int a, double radius, int count, int* 
   const double r2 = radius * radius;
   constexpr double kFar = std::numeric_limits<double>::infinity();
   for (int j = 0; j < kMaxVehicles; ++j) {
-    const double dx = v.x[j] - ox, dy = v.y[j] - oy, d2 = dx * dx + dy * dy;
-    d2s[j] = w.state[j] == kAlive && d2 <= r2 ? d2 : kFar;
+    const double dx = v.x[j] - ox, dy = v.y[j] - oy;
+    d2s[j] = dx * dx + dy * dy;
   }
   d2s[a] = kFar;
   double near_d2[kObsVehicles];
@@ -58,7 +58,7 @@ int nearest_vehicles(const DriveWorld& w, int a, double radius, int count, int* 
   double worst = r2;  // admits d2 <= r2 until the list is full, then only the strictly nearer
   for (int j = 0; j < kMaxVehicles; ++j) {
     const double d2 = d2s[j];
-    if (!(d2 <= worst) || (n == count && d2 >= worst)) continue;
+    if (!(d2 <= worst) || (n == count && d2 >= worst) || w.state[j] != kAlive) continue;
     int k = n < count ? n++ : n - 1;
     while (k > 0 && near_d2[k - 1] > d2) near[k] = near[k - 1], near_d2[k] = near_d2[k - 1], --k;
     near[k] = j, near_d2[k] = d2;

@@ -27,15 +27,6 @@ namespace {
 constexpr int kVehicleCols = 11, kLaneCols = 9, kBoundaryCols = 4;
 constexpr double kLaneScale = kSetLaneRadius, kBoundaryScale = kSetBoundaryRadius;
 
-// route_distance (routing.h) with the lane-end -> lane-start distance read from `to_goal`,
-// the goal lane's row of the transposed table: the same arithmetic, so the same value.
-float route_distance_to(const Map& m, const float* to_goal, int a, float s_a, int b, float s_b) {
-  float best = std::numeric_limits<float>::infinity();
-  if (a == b && s_b >= s_a) best = s_b - s_a;
-  if ((m.left[a] == b || m.right[a] == b) && s_b >= s_a) best = std::min(best, s_b - s_a + kLaneChangeCost);
-  return std::min(best, std::max(0.0f, m.lane_length[a] - s_a) + to_goal[a] + s_b);
-}
-
 // Dropout draws for one agent and step: a generator keyed by the world's generator state
 // (read, not advanced, so observing never changes the simulation), the step and the agent.
 Rng dropout_rng(const DriveWorld& w, int a) {
@@ -125,31 +116,55 @@ void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
   const uint32_t lane_drop = probability_threshold(kFeatureDropoutLane);
   const uint32_t bnd_drop = probability_threshold(kFeatureDropoutBoundary);
 
-  // Lane points.
+  // Float from here: offsets from the agent (double) are small, and float halves the work.
+  // Every array is read through a local restrict pointer, so the compiler keeps them in
+  // registers instead of reloading each vector's data pointer after every store to `o`.
+  const float fc = static_cast<float>(c), fs = static_cast<float>(s), fz = static_cast<float>(oz);
+  const bool dropout = cfg.feature_dropout;
+
+  // Lane points, with the route distance of routing.h's route_distance spelled out over the
+  // goal lane's row of the transposed table.
   {
     const int b = group >= 0 ? ms.lane_set_offsets[group] : 0, e = group >= 0 ? ms.lane_set_offsets[group + 1] : 0;
-    const float* to_goal = &ms.route_to[static_cast<size_t>(current.lane) * map.lane_count];
-    const float own = w.goal_route_m[a];
-    // Float from here: offsets from the agent (double) are small, and float halves the work.
-    const float fc = static_cast<float>(c), fs = static_cast<float>(s), fz = static_cast<float>(oz);
+    const int32_t* __restrict set = ms.lane_set.data();
+    const float* __restrict px = ms.lane_x.data();
+    const float* __restrict py = ms.lane_y.data();
+    const float* __restrict pz = ms.lane_z.data();
+    const float* __restrict pc = ms.lane_cos.data();
+    const float* __restrict psn = ms.lane_sin.data();
+    const float* __restrict phw = ms.lane_half_width.data();
+    const float* __restrict ps = ms.lane_s.data();
+    const int32_t* __restrict plane = ms.lane_lane.data();
+    const float* __restrict length = map.lane_length.data();
+    const int32_t* __restrict left = map.left.data();
+    const int32_t* __restrict right = map.right.data();
+    const float* __restrict to_goal = &ms.route_to[static_cast<size_t>(current.lane) * map.lane_count];
+    const int goal_lane = current.lane;
+    const float goal_s = current.s, own = w.goal_route_m[a];
     const float inv_xy = static_cast<float>(1.0 / kLaneScale);
-    float* row = o;
+    float* __restrict row = o;
     for (int k = b; k < e; ++k, row += kLaneCols) {
-      if (cfg.feature_dropout && dropped(drop, lane_drop)) {
+      if (dropout && dropped(drop, lane_drop)) {
         std::memset(row, 0, sizeof(float) * kLaneCols);
         continue;
       }
-      const int p = ms.lane_set[k];
-      const float dx = static_cast<float>(ms.lane_x[p] - ox), dy = static_cast<float>(ms.lane_y[p] - oy);
+      const int p = set[k];
+      const float dx = static_cast<float>(px[p] - ox), dy = static_cast<float>(py[p] - oy);
       row[0] = 1.0f;
       row[1] = clipf((fc * dx + fs * dy) * inv_xy);
       row[2] = clipf((fc * dy - fs * dx) * inv_xy);
-      row[3] = clipf((ms.lane_z[p] - fz) * 0.1f);
+      row[3] = clipf((pz[p] - fz) * 0.1f);
       // cos and sin of (lane heading - ours) from the stored cos and sin: no trigonometry.
-      row[4] = clipf(ms.lane_cos[p] * fc + ms.lane_sin[p] * fs);
-      row[5] = clipf(ms.lane_sin[p] * fc - ms.lane_cos[p] * fs);
-      row[6] = clipf(ms.lane_half_width[p] * 0.2f);
-      const float route = route_distance_to(map, to_goal, ms.lane_lane[p], ms.lane_s[p], current.lane, current.s);
+      row[4] = clipf(pc[p] * fc + psn[p] * fs);
+      row[5] = clipf(psn[p] * fc - pc[p] * fs);
+      row[6] = clipf(phw[p] * 0.2f);
+      const int l = plane[p];
+      const float sp = ps[p];
+      float route = std::max(0.0f, length[l] - sp) + to_goal[l] + goal_s;
+      if (goal_s >= sp) {
+        if (l == goal_lane) route = std::min(route, goal_s - sp);
+        else if (left[l] == goal_lane || right[l] == goal_lane) route = std::min(route, goal_s - sp + kLaneChangeCost);
+      }
       row[7] = clipf(route * 1e-3f);
       row[8] = std::isinf(route) ? 1.0f : clipf((route - own) * 5e-3f);
     }
@@ -159,21 +174,24 @@ void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
 
   // Boundary points.
   {
-    const float fc = static_cast<float>(c), fs = static_cast<float>(s), fz = static_cast<float>(oz);
-    const float inv_xy = static_cast<float>(1.0 / kBoundaryScale);
     const int b = group >= 0 ? ms.bnd_set_offsets[group] : 0, e = group >= 0 ? ms.bnd_set_offsets[group + 1] : 0;
-    float* row = o;
+    const int32_t* __restrict set = ms.bnd_set.data();
+    const float* __restrict px = ms.bnd_x.data();
+    const float* __restrict py = ms.bnd_y.data();
+    const float* __restrict pz = ms.bnd_z.data();
+    const float inv_xy = static_cast<float>(1.0 / kBoundaryScale);
+    float* __restrict row = o;
     for (int k = b; k < e; ++k, row += kBoundaryCols) {
-      if (cfg.feature_dropout && dropped(drop, bnd_drop)) {
+      if (dropout && dropped(drop, bnd_drop)) {
         std::memset(row, 0, sizeof(float) * kBoundaryCols);
         continue;
       }
-      const int p = ms.bnd_set[k];
-      const float dx = static_cast<float>(ms.bnd_x[p] - ox), dy = static_cast<float>(ms.bnd_y[p] - oy);
+      const int p = set[k];
+      const float dx = static_cast<float>(px[p] - ox), dy = static_cast<float>(py[p] - oy);
       row[0] = 1.0f;
       row[1] = clipf((fc * dx + fs * dy) * inv_xy);
       row[2] = clipf((fc * dy - fs * dx) * inv_xy);
-      row[3] = clipf((ms.bnd_z[p] - fz) * 0.1f);
+      row[3] = clipf((pz[p] - fz) * 0.1f);
     }
     std::memset(row, 0, sizeof(float) * kBoundaryCols * (kSetBoundaryPoints - (e - b)));
     o += kBoundaryCols * kSetBoundaryPoints;
