@@ -19,10 +19,12 @@ from trackfield.driving.augment import augment_map, variants
 from trackfield.driving.env import DrivingEnv
 from trackfield.driving.map_json import load_map_json, save_map_json
 from trackfield.driving.maps import load_map
+from trackfield.driving.observe import observe
 from trackfield.driving.opendrive import load_opendrive
 from trackfield.driving.roadmap import Boundary, Junction, Lane, MapError, RoadMap, Signal
 from trackfield.driving.signals import generate_signals
 from trackfield.driving.town_generator import generate_town
 
 __all__ = ["Boundary", "DrivingEnv", "Junction", "Lane", "MapError", "RoadMap", "Signal", "augment_map", "generate_signals",
-           "generate_town", "load_map", "load_map_json", "load_opendrive", "save_map_json", "variants"]
+           "generate_town", "load_map", "load_map_json", "load_opendrive", "observe", "save_map_json",
+           "variants"]

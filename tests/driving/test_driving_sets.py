@@ -159,3 +159,44 @@ def test_feature_dropout_drops_its_shares_and_nothing_else():
 def test_bad_observation_config_names_the_argument(kwargs, name):
     with pytest.raises((ValueError, TypeError), match=name):
         trackfield.make("town_drive", **kwargs)
+
+
+def test_observe_rebuilds_observations_from_stored_states():
+    kw = dict(agents_max=30, max_steps=40)
+    flat_env = trackfield.vector.make("town_self_play", num_envs=2, num_threads=1, **kw)
+    sets_env = trackfield.vector.make("town_self_play", num_envs=2, num_threads=1, observation="sets",
+                                      feature_dropout=True, **kw)
+    f_obs, info = flat_env.reset(seed=9)
+    s_obs, _ = sets_env.reset(seed=9)
+    rng = np.random.default_rng(1)
+    for t in range(12):
+        states = [flat_env.get_state(i) for i in range(2)]
+        live = info["live"]
+        again = trackfield.driving.observe(states, observation="sets", feature_dropout=True, **kw)
+        for name in again:
+            assert np.array_equal(again[name][live], s_obs[name][live])
+        flat_again = trackfield.driving.observe(states, **kw)
+        assert np.array_equal(flat_again[live], f_obs[live])
+        actions = rng.integers(0, 12, size=(2, 150))
+        f_obs, _, _, _, info = flat_env.step(actions)
+        s_obs, *_ = sets_env.step(actions)
+
+
+def test_observe_names_bad_states():
+    with pytest.raises(TypeError, match="states"):
+        trackfield.driving.observe(b"not a list")
+    with pytest.raises(ValueError, match=r"states\[0\]"):
+        trackfield.driving.observe([b"garbage"])
+    other = trackfield.vector.make("town_self_play", num_envs=1, agents=3)
+    other.reset(seed=0)
+    with pytest.raises(ValueError, match=r"states\[0\]"):
+        trackfield.driving.observe([other.get_state(0)], agents=4)   # another config
+
+
+def test_observe_docstring_example_runs():
+    import doctest
+
+    import trackfield.driving.observe as observe_module
+
+    result = doctest.testmod(observe_module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
