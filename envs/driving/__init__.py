@@ -19,7 +19,7 @@ from trackfield.driving.augment import augment_map, variants
 from trackfield.driving.env import DrivingEnv
 from trackfield.driving.map_json import load_map_json, save_map_json
 from trackfield.driving.maps import load_map
-from trackfield.driving.observe import observe
+from trackfield.driving.rebuild import observe
 from trackfield.driving.opendrive import load_opendrive
 from trackfield.driving.roadmap import Boundary, Junction, Lane, MapError, RoadMap, Signal
 from trackfield.driving.signals import generate_signals

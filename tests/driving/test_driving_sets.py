@@ -196,7 +196,7 @@ def test_observe_names_bad_states():
 def test_observe_docstring_example_runs():
     import doctest
 
-    import trackfield.driving.observe as observe_module
+    import trackfield.driving.rebuild as observe_module
 
     result = doctest.testmod(observe_module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
