@@ -12,6 +12,7 @@
 
 #include "driving/obs.h"
 #include "driving/obs_parts.h"
+#include "driving/obs_view.h"
 #include "driving/routing.h"
 #include "driving/step.h"
 
@@ -96,13 +97,16 @@ void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
 
   int near[kObsVehicles];
   const int count = obs::nearest_vehicles(w, a, kObsVehicleRadius, kObsVehicles, near);
+  // cos and sin of the heading difference from each heading's own (the world's view holds
+  // them: one sincos per vehicle and step instead of one per pair).
+  const ObsView* view = obs_view_for(w);
   for (int k = 0; k < count; ++k, o += kVehicleCols) {
     const int j = near[k];
-    const double dh = v.heading[j] - v.heading[a];
-    const double ch = std::cos(dh), sh = std::sin(dh);
+    const double cj = view ? view->cos_h[j] : std::cos(v.heading[j]), sj = view ? view->sin_h[j] : std::sin(v.heading[j]);
+    const double ch = cj * c + sj * s, sh = sj * c - cj * s;
     o[0] = 1.0f;
     obs::ego_xy(ox, oy, c, s, v.x[j], v.y[j], kObsVehicleRadius, o + 1);
-    o[3] = static_cast<float>(ch), o[4] = static_cast<float>(sh);
+    o[3] = clip1(ch), o[4] = clip1(sh);
     o[5] = clip1(v.v[j] * ch / 30.0), o[6] = clip1(v.v[j] * sh / 30.0);
     o[7] = clip1(v.length[j] / 7.0), o[8] = clip1(v.width[j] / 3.0);
     o[9] = clip1((v.z[j] - v.z[a]) / 10.0);

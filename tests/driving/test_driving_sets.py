@@ -105,8 +105,10 @@ def test_sets_agree_with_flat_on_the_fields_they_share():
             size = int(np.prod(flat_fields[name]))
             assert np.array_equal(f[..., where[name]:where[name] + size], s[name].reshape(f.shape[:2] + (size,)))
         fv = f[..., where["vehicles"]:where["vehicles"] + 180].reshape(f.shape[:2] + (20, 9))
-        # mask, x, y, cos, sin, length, width, z: flat columns 0-4, 6-8; sets 0-4, 7-9.
-        assert np.array_equal(fv[..., [0, 1, 2, 3, 4, 6, 7, 8]], s["vehicles"][..., [0, 1, 2, 3, 4, 7, 8, 9]])
+        # mask, x, y, length, width, z: flat columns 0-2, 6-8; sets 0-2, 7-9. cos and sin of
+        # the heading difference: sets forms them from each heading's own (rounding apart).
+        assert np.array_equal(fv[..., [0, 1, 2, 6, 7, 8]], s["vehicles"][..., [0, 1, 2, 7, 8, 9]])
+        np.testing.assert_allclose(fv[..., 3:5], s["vehicles"][..., 3:5], atol=1e-6)
         speed = np.hypot(s["vehicles"][..., 5], s["vehicles"][..., 6])
         np.testing.assert_allclose(np.minimum(speed, 1.0), np.abs(fv[..., 5]), atol=1e-5)
 
