@@ -138,7 +138,7 @@ void DriveDomain::write_frame(const World& w, const Config& cfg, int agent, void
 void DriveDomain::write_live(const World& w, const Config& cfg, bool* live) {
   // The shared batch calls this right before write_obs on every path (reset, step,
   // set_state): the one per-world moment to build what all agents' observations share.
-  if (cfg.observation == DriveObservation::kSets) prepare_obs_view(w, cfg);
+  prepare_obs_view(w, cfg);
   for (int a = 0; a < cfg.num_controlled(); ++a) live[a] = w.state[a] == kAlive && !w.truncated && !w.terminated;
 }
 

@@ -1,6 +1,7 @@
-// What every agent's sets observation of one world needs and would otherwise recompute
-// per pair: the vehicles' heading cosines and sines (20 sincos per agent were a tenth of a
-// step). Built once per world just before its observations are written
+// What every agent's observation of one world needs and would otherwise recompute per
+// agent or pair: which slots hold a live vehicle as an additive 0 / +inf (so the nearest-
+// vehicle distances vectorise) and, for sets, the vehicles' heading cosines and sines (20
+// sincos per agent were a tenth of a step). Built once per world just before its observations are written
 // (DriveDomain::write_live: the shared batch calls it right before write_obs on every
 // path: reset, step and set_state) into a thread-local view, since a world is plain data
 // and observation writing is const.
@@ -28,10 +29,11 @@ struct ObsView {
   int steps = -1;
   uint64_t rng_state = 0;
   int next_agent_id = -1;
-  double cos_h[kMaxVehicles], sin_h[kMaxVehicles];
+  double absent[kMaxVehicles];              // 0 for a live vehicle, +inf otherwise
+  double cos_h[kMaxVehicles], sin_h[kMaxVehicles];  // sets only
 };
 
-// Builds the calling thread's view of w.
+// Builds the calling thread's view of w (cos_h and sin_h for the sets observation only).
 void prepare_obs_view(const DriveWorld& w, const DriveConfig& cfg);
 
 // The calling thread's view if it describes w, else nullptr.
