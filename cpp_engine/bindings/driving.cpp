@@ -249,6 +249,20 @@ void bind_driving(py::module_& m) {
       .def_property_readonly("speed_limits", [](const Map& mp) { return copy_out(mp.speed_limit); })
       .def_property_readonly("out_of_bounds_count", [](const Map& mp) { return mp.oob_x.size(); })
       .def_property_readonly("quad_lanes", [](const Map& mp) { return copy_out(mp.quad_lane); })
+      .def_property_readonly("sets", [](const Map& mp) {
+        const driving::MapSets& s = mp.sets;
+        py::dict d;
+        d["lane_xyz"] = py::make_tuple(copy_out(s.lane_x), copy_out(s.lane_y), copy_out(s.lane_z));
+        d["lane_lane"] = copy_out(s.lane_lane), d["lane_s"] = copy_out(s.lane_s);
+        d["boundary_xyz"] = py::make_tuple(copy_out(s.bnd_x), copy_out(s.bnd_y), copy_out(s.bnd_z));
+        d["quad_group"] = copy_out(s.quad_group);
+        d["group_xy"] = py::make_tuple(copy_out(s.group_x), copy_out(s.group_y));
+        d["lane_set_offsets"] = copy_out(s.lane_set_offsets), d["lane_set"] = copy_out(s.lane_set);
+        d["boundary_set_offsets"] = copy_out(s.bnd_set_offsets), d["boundary_set"] = copy_out(s.bnd_set);
+        d["memory_bytes"] = s.memory_bytes();
+        d["route_to_bytes"] = s.route_to.size() * sizeof(float);
+        return d;
+      }, "The precomputed observation sets (driving/map_sets.h): samples, groups of quads and their sets (copies).")
       .def(
           "localise",
           [](const Map& mp, double x, double y, double z, int hint) {

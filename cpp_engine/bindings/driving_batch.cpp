@@ -93,6 +93,8 @@ void bind_driving_batch(py::module_& m) {
 
   m.def("flat_fields", [] { return field_list(dr::flat_specs()); },
         "The flat observation's fields as (name, shape, dtype, low, high, description), in row order.");
+  m.def("sets_fields", [] { return field_list(dr::sets_specs()); },
+        "The sets observation's fields as (name, shape, dtype, low, high, description), in row order.");
 
   using Cfg = dr::DriveConfig;
   py::class_<Cfg>(m, "Config", "Driving batch settings (see cpp_engine/driving/config.h).")
@@ -133,6 +135,14 @@ void bind_driving_batch(py::module_& m) {
                     [](Cfg& c, float v) { c.reward.collision = v; })
       .def_property("off_road_weight", [](const Cfg& c) { return c.reward.off_road; },
                     [](Cfg& c, float v) { c.reward.off_road = v; })
+      .def_property("observation", [](const Cfg& c) {
+        return std::string(c.observation == dr::DriveObservation::kSets ? "sets" : "flat");
+      }, [](Cfg& c, const std::string& name) {
+        if (name == "flat") c.observation = dr::DriveObservation::kFlat;
+        else if (name == "sets") c.observation = dr::DriveObservation::kSets;
+        else throw py::value_error("observation must be 'flat' or 'sets', got '" + name + "'");
+      })
+      .def_readwrite("feature_dropout", &Cfg::feature_dropout)
       .def_property("box_actions", [](const Cfg& c) { return c.action == dr::ActionKind::kBox; },
                     [](Cfg& c, bool b) { c.action = b ? dr::ActionKind::kBox : dr::ActionKind::kDiscrete; });
 

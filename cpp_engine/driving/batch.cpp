@@ -8,6 +8,7 @@
 #include "common/snapshot.h"
 #include "driving/bicycle.h"
 #include "driving/obs.h"
+#include "driving/obs_view.h"
 #include "driving/observed.h"
 #include "driving/step.h"
 
@@ -52,12 +53,16 @@ void DriveDomain::check_config(const Config& c) {
     require(std::isfinite(n) && n >= 0, "obs_noise: every standard deviation must be finite and >= 0");
   require(std::isfinite(c.obs_inflate_m) && c.obs_inflate_m >= 0 && c.obs_inflate_m <= 5,
           "obs_inflate must be in [0, 5] m");
+  require(c.observation == DriveObservation::kFlat || c.observation == DriveObservation::kSets,
+          "observation must be flat or sets");
   require(c.reward.goal_radius_m > 0 && c.reward.goal_speed_mps > 0, "goal_radius and goal_speed must be positive");
 }
 
 BatchLayout DriveDomain::layout(const Config& cfg) {
   BatchLayout l;
-  l.frame_shape = {flat_size()};
+  int size = 0;
+  for (const FieldSpec& f : observation_specs(cfg)) size += field_size(f);
+  l.frame_shape = {size};
   l.num_agents = cfg.num_controlled();
   l.action_name = "driving action";
   if (cfg.action == ActionKind::kDiscrete) {
@@ -121,7 +126,10 @@ uint64_t DriveDomain::fingerprint(const Config& c) {
   mix(c.dt), mix(c.slots), mix(c.agents_min), mix(c.agents_max), mix(c.controlled), mix(c.static_obstacles);
   mix(c.episode_steps), mix(c.agent_end), mix(c.jerk_noise), mix(c.spawn_speed_max), mix(c.waypoints_max);
   mix(c.waypoint_min_m), mix(c.waypoint_max_m), mix(c.reward), mix(c.lights_enabled), mix(c.erratic_enabled);
-  mix(c.action), mix(c.observation);
+  // Not the observation kind nor feature dropout: an observation is a view of the world,
+  // so a state saved under one can be restored (and observed, trackfield.driving.observe)
+  // under another.
+  mix(c.action);
   mix(c.spawn_clearance_m), mix(c.obs_noise_pos_m), mix(c.obs_noise_heading_rad), mix(c.obs_noise_speed_mps);
   mix(c.obs_inflate_m), mix(c.safe_conditioning);
   return h;
@@ -138,10 +146,13 @@ void DriveDomain::step(World& w, const Config& cfg, const void* actions) {
 }
 
 void DriveDomain::write_frame(const World& w, const Config& cfg, int agent, void* frame) {
-  write_flat(w, cfg, agent, static_cast<float*>(frame));
+  write_observation(w, cfg, agent, static_cast<float*>(frame));
 }
 
 void DriveDomain::write_live(const World& w, const Config& cfg, bool* live) {
+  // The shared batch calls this right before write_obs on every path (reset, step,
+  // set_state): the one per-world moment to build what all agents' observations share.
+  prepare_obs_view(w, cfg);
   for (int a = 0; a < cfg.num_controlled(); ++a) live[a] = w.state[a] == kAlive && !w.truncated && !w.terminated;
 }
 

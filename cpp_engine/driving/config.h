@@ -42,7 +42,7 @@ enum class AgentEnd : int {
 };
 
 enum class ActionKind : int { kDiscrete = 0, kBox = 1 };
-enum class DriveObservation : int { kFlat = 0 };
+enum class DriveObservation : int { kFlat = 0, kSets = 1 };
 
 struct DriveConfig {
   std::vector<std::shared_ptr<const DriveMap>> maps;  // each episode drives on one, uniformly drawn
@@ -84,6 +84,9 @@ struct DriveConfig {
 
   ActionKind action = ActionKind::kDiscrete;
   DriveObservation observation = DriveObservation::kFlat;
+  // "sets" only: per agent per step, each lane point is dropped with probability 0.5 and
+  // each boundary point with 0.4 (mask and values 0), GIGAFLOW's feature dropout.
+  bool feature_dropout = false;
 
   int num_controlled() const { return controlled < 0 ? slots : controlled; }
 };

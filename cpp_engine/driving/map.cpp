@@ -101,6 +101,7 @@ void build_quads(Map& m) {
   m.lane_count = static_cast<int>(m.lane_offsets.size() - 1);
   const size_t n = m.px.size();
   m.point_s.assign(n, 0.0);
+  m.point_heading.assign(n, 0.0f);
   m.lane_length.assign(m.lane_count, 0.0f);
   m.quad_count = static_cast<int>(n) - m.lane_count;
   const size_t q_n = static_cast<size_t>(m.quad_count);
@@ -114,6 +115,9 @@ void build_quads(Map& m) {
     for (int64_t i = a + 1; i < b; ++i)
       m.point_s[i] = m.point_s[i - 1] + std::hypot(m.px[i] - m.px[i - 1], m.py[i] - m.py[i - 1]);
     m.lane_length[l] = static_cast<float>(m.point_s[b - 1]);
+    for (int64_t i = a; i + 1 < b; ++i)
+      m.point_heading[i] = static_cast<float>(std::atan2(m.py[i + 1] - m.py[i], m.px[i + 1] - m.px[i]));
+    m.point_heading[b - 1] = m.point_heading[b - 2];
     for (int64_t i = a; i + 1 < b; ++i, ++q) {
       m.quad_lane[q] = l;
       m.quad_point[q] = static_cast<int32_t>(i);
@@ -204,6 +208,38 @@ void build_grid(Map& m) {
   }
 }
 
+// Rivals by box overlap (map.h). The boxes grow by a centimetre more than the seam
+// tolerance, so rounding in the on-quad test can never leave a holding quad out.
+void build_rivals(Map& m) {
+  const float grow = kSeamTolerance + 0.01f;
+  m.rival_start.assign(1, 0);
+  m.rivals.clear();
+  std::vector<int32_t> seen(m.quad_count, -1);
+  std::vector<int32_t> found;
+  for (int q = 0; q < m.quad_count; ++q) {
+    float ax0, ay0, ax1, ay1;
+    int x0, y0, x1, y1;
+    quad_box(m, q, grow, ax0, ay0, ax1, ay1);
+    cell_range(m, ax0, ay0, ax1, ay1, x0, y0, x1, y1);
+    found.clear();
+    for (int cy = y0; cy <= y1; ++cy)
+      for (int cx = x0; cx <= x1; ++cx) {
+        const int c = cy * m.grid_cols + cx;
+        for (int k = m.grid_start[c]; k < m.grid_start[c + 1]; ++k) {
+          const int r = m.grid_quads[k];
+          if (seen[r] == q) continue;
+          seen[r] = q;
+          float bx0, by0, bx1, by1;
+          quad_box(m, r, grow, bx0, by0, bx1, by1);
+          if (bx0 <= ax1 && ax0 <= bx1 && by0 <= ay1 && ay0 <= by1) found.push_back(r);
+        }
+      }
+    std::sort(found.begin(), found.end());
+    m.rivals.insert(m.rivals.end(), found.begin(), found.end());
+    m.rival_start.push_back(static_cast<int32_t>(m.rivals.size()));
+  }
+}
+
 void build_out_of_bounds(Map& m) {
   m.oob_x.clear(), m.oob_y.clear(), m.oob_z.clear();
   for (int q = 0; q < m.quad_count; ++q) {
@@ -272,6 +308,38 @@ LanePos lane_pos(const Map& m, int q, const Foot& f, bool on_road) {
   return pos;
 }
 
+// The quad of hint's lane whose span holds the foot of (x, y): walks from hint along the
+// lane (quads of a lane have consecutive ids) while the foot lies beyond the quad's end
+// or before its start. A vehicle moves at most ~12 quads a step.
+int walk_lane(const Map& m, int q, double x, double y) {
+  const int lane = m.quad_lane[q];
+  // First a jump by arc length (one comparison per quad passed), then feet settle it.
+  const double target = m.point_s[m.quad_point[q]] + foot_on_quad(m, q, x, y).along;
+  while (q + 1 < m.quad_count && m.quad_lane[q + 1] == lane && m.point_s[m.quad_point[q] + 1] <= target) ++q;
+  while (q > 0 && m.quad_lane[q - 1] == lane && m.point_s[m.quad_point[q]] > target) --q;
+  for (int steps = 0; steps < 48; ++steps) {
+    const Foot f = foot_on_quad(m, q, x, y);
+    if (f.along > m.quad_len[q] && q + 1 < m.quad_count && m.quad_lane[q + 1] == lane) ++q;
+    else if (f.along < 0.0f && q > 0 && m.quad_lane[q - 1] == lane) --q;
+    else break;
+  }
+  return q;
+}
+
+bool holds(const Map& m, int q, double x, double y, float fz) {
+  const Foot f = foot_on_quad(m, q, x, y);
+  if (beyond_reach(m, q, f) || std::fabs(fz - f.z) > kLocaliseZWindow) return false;
+  return quad_distance(m, q, static_cast<float>(x), static_cast<float>(y)) <= kSeamTolerance;
+}
+
+// True when a rival of quad q holds the point: exact when true (false: ask the grid).
+bool rival_holds(const Map& m, int q, double x, double y, float fz) {
+  if (holds(m, q, x, y, fz)) return true;  // the usual case
+  for (int k = m.rival_start[q]; k < m.rival_start[q + 1]; ++k)
+    if (holds(m, m.rivals[k], x, y, fz)) return true;
+  return false;
+}
+
 }  // namespace
 
 float quad_distance(const Map& m, int q, float x, float y) {
@@ -308,9 +376,21 @@ LanePos localise(const Map& m, double x, double y, double z, int hint_quad) {
   int best = -1;
   Foot best_foot{0, 0, 0};
   float best_abs_d = 1e30f;
-  const int c = grid_cell(m, fx, fy);
-  for (int k = m.grid_start[c]; k < m.grid_start[c + 1]; ++k) {
-    const int q = m.grid_quads[k];
+  // Candidates: where a quad along the hint's lane holds the point, its rivals (every quad
+  // that can hold the point, ascending like a grid cell's list, so the scan below picks
+  // the same quad); else the point's grid cell.
+  const int32_t* list = nullptr;
+  int list_size = 0;
+  if (hint_quad >= 0) {
+    const int q = walk_lane(m, hint_quad, x, y);
+    if (holds(m, q, x, y, fz)) list = &m.rivals[m.rival_start[q]], list_size = m.rival_start[q + 1] - m.rival_start[q];
+  }
+  if (!list) {
+    const int c = grid_cell(m, fx, fy);
+    list = &m.grid_quads[m.grid_start[c]], list_size = m.grid_start[c + 1] - m.grid_start[c];
+  }
+  for (int k = 0; k < list_size; ++k) {
+    const int q = list[k];
     const Foot f = foot_on_quad(m, q, x, y);
     if (std::fabs(fz - f.z) > kLocaliseZWindow) continue;
     const float ad = std::fabs(f.d);
@@ -340,12 +420,19 @@ LanePos localise(const Map& m, double x, double y, double z, int hint_quad) {
 }
 
 bool box_off_road(const Map& m, double x, double y, double z, double heading, double length,
-                  double width) {
+                  double width, int hint_quad) {
   const double c = std::cos(heading), s = std::sin(heading), hl = 0.5 * length, hw = 0.5 * width;
-  if (!point_on_road(m, x, y, z)) return true;
+  // On-road is "some quad holds the point": a quad found near the hint settles it; only a
+  // point that none of those holds asks the grid.
+  const float fz = static_cast<float>(z);
+  auto on_road = [&](double px, double py) {
+    if (hint_quad >= 0 && rival_holds(m, walk_lane(m, hint_quad, px, py), px, py, fz)) return true;
+    return point_on_road(m, px, py, z);
+  };
+  if (!on_road(x, y)) return true;
   for (int k = 0; k < 4; ++k) {
     const double lx = (k & 1) ? hl : -hl, ly = (k & 2) ? hw : -hw;
-    if (!point_on_road(m, x + c * lx - s * ly, y + s * lx + c * ly, z)) return true;
+    if (!on_road(x + c * lx - s * ly, y + s * lx + c * ly)) return true;
   }
   bool hit = false;
   const float radius = static_cast<float>(std::hypot(hl, hw));
@@ -363,8 +450,10 @@ void build_map(Map& m) {
   check_input(m);
   build_quads(m);
   build_grid(m);
+  build_rivals(m);
   build_out_of_bounds(m);
   build_route_table(m);
+  build_map_sets(m);
 }
 
 }  // namespace trackfield::driving

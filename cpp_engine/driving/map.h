@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/spatial_hash.h"
+#include "driving/map_sets.h"
 
 namespace trackfield::driving {
 
@@ -55,6 +56,9 @@ struct Map {
   // ---- derived ----
   int lane_count = 0;
   std::vector<double> point_s;   // arc length of each centre point along its lane, m
+  // Heading of the segment from centre point i to i + 1 (a lane's last point: its last
+  // segment's), computed once here rather than by an atan2 per lane_pose call.
+  std::vector<float> point_heading;
   std::vector<float> lane_length;
   // Quad q joins centre points quad_point[q] and quad_point[q] + 1 of lane quad_lane[q].
   // Corners, anticlockwise: right at start, right at end, left at end, left at start.
@@ -73,17 +77,25 @@ struct Map {
   int grid_cols = 1, grid_rows = 1;
   std::vector<int32_t> grid_start;  // cols * rows + 1
   std::vector<int32_t> grid_quads;
+  // Rivals of quad q: rivals[rival_start[q] .. rival_start[q + 1]), ascending, the quads
+  // (q included) whose boxes grown by the seam tolerance overlap q's. Every quad that
+  // holds a point lying on q is among them, so once a quad holding the point is known
+  // (near the vehicle's last quad), localise and the on-road test scan these few instead
+  // of the point's whole grid cell, with the same answer.
+  std::vector<int32_t> rival_start, rivals;
   // Out-of-bounds points and their own (static) hash.
   std::vector<float> oob_x, oob_y, oob_z;
   SpatialHash oob_hash;
   // Routing (routing.h): lane-end -> lane-start distances, L x L float32.
   std::vector<float> route_table;
+  // The observation sets of each group of quads (map_sets.h).
+  MapSets sets;
 };
 
 using MapSet = std::vector<std::shared_ptr<const Map>>;  // indexed by map id
 
 // Checks the input arrays (std::invalid_argument naming the array and index) and builds
-// quads, grid, out-of-bounds points and the routing table.
+// quads, grid, out-of-bounds points, the routing table and the observation sets.
 void build_map(Map& map);
 
 // Where a point lies on the map.
@@ -100,8 +112,9 @@ struct LanePos {
 
 // The quad containing (x, y) (within the seam tolerance and z window) with the smallest
 // |d|; where none does, the nearest quad within kOffRoadSearchRadius (on_road = false).
-// hint_quad (the agent's last quad, or -1) only breaks exact ties, so the answer never
-// depends on history. Allocates nothing.
+// hint_quad (the agent's last quad, or -1) breaks exact ties and is where the search
+// starts (its lane, then its rivals); the answer never depends on it otherwise.
+// Allocates nothing.
 LanePos localise(const Map& map, double x, double y, double z, int hint_quad);
 
 // True when (x, y, z) is within the seam tolerance of some quad in the z window.
@@ -110,8 +123,9 @@ bool point_on_road(const Map& map, double x, double y, double z);
 // A vehicle box (centre, heading, length, width) is off-road when its centre or any corner
 // is on no quad, or it contains an out-of-bounds point in the z window (a box straddling a
 // gap narrower than itself between two roads). Allocates nothing.
+// hint_quad (the quad under the centre, or -1) only speeds the search up.
 bool box_off_road(const Map& map, double x, double y, double z, double heading, double length,
-                  double width);
+                  double width, int hint_quad = -1);
 
 // Distance from (x, y) to quad q's polygon (0 inside).
 float quad_distance(const Map& map, int q, float x, float y);

@@ -21,6 +21,18 @@ const std::vector<FieldSpec>& flat_specs();
 int flat_size();
 void write_flat(const DriveWorld& w, const DriveConfig& cfg, int agent, float* out);
 
+// The "sets" observation (obs_sets.cpp): ego, goal and light as in flat, then sets with
+// explicit masks (vehicles, the map's precomputed lane and boundary points, map_sets.h)
+// for permutation-invariant encoders; conditioning last.
+constexpr float kFeatureDropoutLane = 0.5f, kFeatureDropoutBoundary = 0.4f;
+const std::vector<FieldSpec>& sets_specs();
+int sets_size();
+void write_sets(const DriveWorld& w, const DriveConfig& cfg, int agent, float* out);
+
+// The representation cfg.observation selects: its fields, size and writer.
+const std::vector<FieldSpec>& observation_specs(const DriveConfig& cfg);
+void write_observation(const DriveWorld& w, const DriveConfig& cfg, int agent, float* out);
+
 }  // namespace trackfield::driving
 
 #endif

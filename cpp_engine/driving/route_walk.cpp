@@ -25,14 +25,18 @@ int walk_route(const DriveMap& dm, int lane, float s, int goal_lane, float goal_
   float travelled = 0.0f, next_at = spacing;
   int n = 0;
   for (int hops = 0; n < count && hops < 256; ++hops) {
+    int64_t segment = map.lane_offsets[lane];
     const float left = map.lane_length[lane] - s;
     if (stop && stop->light < 0 && dm.lane_light[lane] >= 0 && travelled + left <= horizon)
       stop->light = dm.lane_light[lane], stop->distance = travelled + left;
     while (n < count && travelled + (map.lane_length[lane] - s) >= next_at) {
       s += next_at - travelled;
       travelled = next_at;
-      const LanePose p = lane_pose(map, lane, s);
-      out[n++] = {p.x, p.y, p.heading, p.half_width};
+      if (out) {
+        const LanePose p = lane_pose_from(map, lane, s, segment);
+        out[n] = {p.x, p.y, p.heading, p.half_width};
+      }
+      ++n;
       next_at += spacing;
     }
     if (n >= count) break;

@@ -26,7 +26,9 @@ int next_lane_towards(const Map& map, int lane, int goal_lane, float goal_s);
 
 // Writes up to `count` points `spacing` m apart starting `spacing` ahead of (lane, s);
 // returns how many (fewer at a dead end). `stop` (may be null) gets the first lane end on
-// the way that a light stops, within count * spacing. Allocates nothing.
+// the way that a light stops, within count * spacing. `out` may be null: the walk then
+// only looks for the stop line (the same arithmetic, so the same answer, without the
+// points' poses). Allocates nothing.
 int walk_route(const DriveMap& dm, int lane, float s, int goal_lane, float goal_s, float spacing, int count,
                RoutePoint* out, StopLineAhead* stop);
 

@@ -88,6 +88,23 @@ void draw_goals(DriveWorld& w, const DriveConfig& cfg, const DriveMap& dm, int i
 
 }  // namespace
 
+namespace {
+
+LanePose pose_on_segment(const Map& map, int64_t k, float s) {
+  const double* ps = map.point_s.data();
+  const double seg = ps[k + 1] - ps[k];
+  const double t = seg > 0 ? (s - ps[k]) / seg : 0.0;
+  LanePose p;
+  p.x = map.px[k] + t * (map.px[k + 1] - map.px[k]);
+  p.y = map.py[k] + t * (map.py[k + 1] - map.py[k]);
+  p.z = static_cast<float>(map.pz[k] + t * (map.pz[k + 1] - map.pz[k]));
+  p.heading = map.point_heading[k];
+  p.half_width = static_cast<float>(0.5 * (map.width[k] + t * (map.width[k + 1] - map.width[k])));
+  return p;
+}
+
+}  // namespace
+
 LanePose lane_pose(const Map& map, int lane, float s) {
   const int64_t b = map.lane_offsets[lane], e = map.lane_offsets[lane + 1];
   s = std::min(std::max(s, 0.0f), map.lane_length[lane]);
@@ -95,15 +112,18 @@ LanePose lane_pose(const Map& map, int lane, float s) {
   const double* ps = map.point_s.data();
   int64_t k = std::upper_bound(ps + b, ps + e, static_cast<double>(s)) - ps - 1;
   k = std::min(std::max(k, b), e - 2);
-  const double seg = ps[k + 1] - ps[k];
-  const double t = seg > 0 ? (s - ps[k]) / seg : 0.0;
-  LanePose p;
-  p.x = map.px[k] + t * (map.px[k + 1] - map.px[k]);
-  p.y = map.py[k] + t * (map.py[k + 1] - map.py[k]);
-  p.z = static_cast<float>(map.pz[k] + t * (map.pz[k + 1] - map.pz[k]));
-  p.heading = static_cast<float>(std::atan2(map.py[k + 1] - map.py[k], map.px[k + 1] - map.px[k]));
-  p.half_width = static_cast<float>(0.5 * (map.width[k] + t * (map.width[k + 1] - map.width[k])));
-  return p;
+  return pose_on_segment(map, k, s);
+}
+
+LanePose lane_pose_from(const Map& map, int lane, float s, int64_t& k) {
+  const int64_t b = map.lane_offsets[lane], e = map.lane_offsets[lane + 1];
+  s = std::min(std::max(s, 0.0f), map.lane_length[lane]);
+  // The last point at or before s (upper_bound - 1, as lane_pose), clamped the same way.
+  const double* ps = map.point_s.data();
+  k = std::max(k, b);
+  while (k + 1 < e && ps[k + 1] <= static_cast<double>(s)) ++k;
+  k = std::min(k, e - 2);
+  return pose_on_segment(map, k, s);
 }
 
 void build_spawn_buffer(DriveMap& dm, uint64_t seed) {

@@ -169,7 +169,7 @@ void step_world(DriveWorld& w, const DriveConfig& cfg, const void* actions) {
         w.lane[i] = pos.lane, w.quad[i] = pos.quad, w.s[i] = pos.s, w.d[i] = pos.d;
         w.lane_heading[i] = pos.heading, w.half_width[i] = pos.half_width, v.z[i] = pos.z;
       }
-      w.off_road[i] = pos.lane < 0 || box_off_road(map, v.x[i], v.y[i], v.z[i], v.heading[i], v.length[i], v.width[i]);
+      w.off_road[i] = pos.lane < 0 || box_off_road(map, v.x[i], v.y[i], v.z[i], v.heading[i], v.length[i], v.width[i], w.quad[i]);
     }
     sc.x1[n] = v.x[i], sc.y1[n] = v.y[i], sc.h1[n] = v.heading[i];
     sc.z[n] = v.z[i], sc.length[n] = v.length[i], sc.width[n] = v.width[i];

@@ -21,14 +21,15 @@ from trackfield.driving.augment import augment_map, variants
 from trackfield.driving.env import DrivingEnv
 from trackfield.driving.map_json import load_map_json, save_map_json
 from trackfield.driving.maps import load_map
+from trackfield.driving.rebuild import observe
 from trackfield.driving.opendrive import load_opendrive
 from trackfield.driving.roadmap import Boundary, Junction, Lane, MapError, RoadMap, Signal
 from trackfield.driving.signals import generate_signals
 from trackfield.driving.town_generator import generate_town
 
 __all__ = ["Boundary", "DrivingEnv", "DrivingMetrics", "Junction", "Lane", "MapError", "RoadMap", "Signal", "augment_map",
-           "evaluate", "generate_signals", "generate_town", "load_map", "load_map_json", "load_opendrive", "save_map_json",
-           "variants"]
+           "evaluate", "generate_signals", "generate_town", "load_map", "load_map_json", "load_opendrive", "observe",
+           "save_map_json", "variants"]
 
 _EVALUATION = ("evaluate", "DrivingMetrics", "IncidentRecorder", "Incident")
 

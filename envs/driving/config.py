@@ -10,7 +10,7 @@ from trackfield.core.config import check_bool, check_choice, check_int
 MAX_AGENTS = 150
 MAX_STATIC_OBSTACLES = 50
 ACTIONS = ("discrete", "box")
-OBSERVATIONS = ("flat",)
+OBSERVATIONS = ("flat", "sets")
 CONDITIONING = ("random", "safe")
 
 # obs_noise = 1 means these standard deviations (an automotive GNSS + odometry grade
@@ -76,6 +76,7 @@ class DrivingConfig:
     erratic: bool | None = None     # default True
     action: str = "discrete"
     observation: str = "flat"
+    feature_dropout: bool = False   # sets only: drop 50% of lane and 40% of boundary points per agent and step
     render_mode: str | None = None
 
     def __post_init__(self):
@@ -133,6 +134,10 @@ class DrivingConfig:
         check_bool("erratic", self.erratic)
         check_choice("action", self.action, ACTIONS)
         check_choice("observation", self.observation, OBSERVATIONS)
+        check_bool("feature_dropout", self.feature_dropout)
+        if self.feature_dropout and self.observation != "sets":
+            raise ValueError(f"feature_dropout=True needs observation='sets' (it drops set elements), "
+                             f"got observation={self.observation!r}")
         if self.render_mode is not None:
             raise ValueError(f"render_mode: driving has no renderer yet; pass None, got {self.render_mode!r}")
 

@@ -151,6 +151,8 @@ def engine_config(scenario: DriveScenario, config: DrivingConfig):
     cfg.safe_conditioning = config.conditioning == "safe"
     cfg.lights_enabled, cfg.erratic_enabled = config.lights, config.erratic
     cfg.box_actions = config.action == "box"
+    cfg.observation = config.observation
+    cfg.feature_dropout = config.feature_dropout
     return cfg
 
 
@@ -158,8 +160,11 @@ def make_engine(scenario: DriveScenario, config: DrivingConfig, num_envs: int = 
                 autoreset: bool = False) -> BatchEngine:
     """A C++ driving batch of ``num_envs`` worlds and its buffers."""
     cfg = engine_config(scenario, config)
+    # "sets" is a Dict of Boxes (one per field, masks explicit) for permutation-invariant
+    # encoders; "flat" one Box. Both are views of the same float32 rows the engine writes.
+    fields = _dr.sets_fields() if config.observation == "sets" else None
     engine = BatchEngine(_dr, cfg, num_envs=num_envs, num_threads=num_threads, autoreset=autoreset,
-                         obs_bounds=(-1.0, 1.0))
+                         obs_fields=fields, obs_bounds=(-1.0, 1.0))
     engine.agent_name = lambda k: f"agent slot {k}"
     engine.constant_info = {"scenario": scenario.name}
     engine.drive_config = cfg

@@ -19,7 +19,7 @@ class DrivingEnv(BatchEnv):
     | Vector API | `trackfield.vector.make("town_self_play", num_envs=64)`: (num_envs, slots) with `info["live"]` |
     | Agents | town_drive: one ego (slot 0) among built-in drivers; town_self_play: up to 150 per world |
     | Action space | `Discrete(12)`: (j_long, j_lat) jerk pairs; `action="box"`: `Box([-15, -4], [4, 4])` m/s^3 |
-    | Observation | flat: `Box(-1, 1, (336,), float32)` |
+    | Observation | flat: `Box(-1, 1, (336,), float32)`; sets: `Dict` of `Box(-1, 1)` (1296 floats, masks explicit) |
     | Reward components | `goal`, `collision`, `off_road`, `comfort`, `lane_align`, `lane_center`, `velocity`, `reverse`, `stop_line`, `timestep`, `centring` |
 
     ## Description
@@ -44,6 +44,26 @@ class DrivingEnv(BatchEnv):
     | lane_points | 20 x 6 | centre-line points every 5 m along the route: mask, x, y (/100 m), cos, sin of the relative heading, half width (/5 m) |
     | light | 5 | first lit stop line ahead within 100 m: mask, distance (/100 m), green, yellow, red |
     | conditioning | 11 | comfort, lane_align_w1, lane_align_w2, lane_center, lane_center_bias, reverse, stop_line, c_throttle, c_steer, c_acc, c_vel, each mapped from its range onto [-1, 1] |
+
+    sets (`observation="sets"`): a `Dict` of float32 Boxes in [-1, 1], for
+    permutation-invariant encoders; each set row starts with its mask. ego, goal, light
+    and conditioning are flat's, bit for bit. Lane and boundary points are the map's
+    precomputed sets of the agent's quad group (GIGAFLOW's precompute, rules in
+    `cpp_engine/driving/map_sets.h`): each lane sampled at <= 40 m spacing (the middles of
+    equal pieces), boundaries every 1 m, the nearest to the group's centre first; at run
+    time they are only moved into the ego frame. `feature_dropout=True` drops each lane
+    point with probability 0.5 and each boundary point with 0.4, per agent per step
+    (mask and values 0; the draws come from the world's seed, so they are reproducible).
+
+    | Set field | Shape | Meaning |
+    |---|---|---|
+    | ego | 14 | as flat |
+    | goal | 6 | as flat |
+    | vehicles | 20 x 11 | 20 nearest other vehicles within 200 m: mask, x, y (/200 m), cos, sin of the heading difference, velocity vx, vy in the ego frame (/30 m/s), length (/7), width (/3), z difference (/10 m) |
+    | lane_points | 80 x 9 | lane samples within 200 m: mask, x, y (/200 m), z difference (/10 m), cos, sin of the relative heading, half width (/5 m), route distance from the point to the current goal (/1000 m; 1: unreachable), that minus ours (/200 m) |
+    | boundary_points | 80 x 4 | boundary samples within 50 m: mask, x, y (/50 m), z difference (/10 m) |
+    | light | 5 | as flat |
+    | conditioning | 11 | as flat |
 
     ## Action Space
     `Discrete(12)`: index 3 i_long + i_lat, j_long in {-15, -4, 0, 4} and j_lat in
@@ -116,7 +136,8 @@ class DrivingEnv(BatchEnv):
     | augment_variants, augment_seed | int | 128, 0 | how many variants (built once per process), and their seed |
     | lights, erratic | bool | True, True | traffic lights; erratic drivers (blind spells, sudden braking) |
     | action | str | "discrete" | "discrete" (12) or "box" |
-    | observation | str | "flat" | "flat" |
+    | observation | str | "flat" | "flat" or "sets" |
+    | feature_dropout | bool | False | sets only: drop 50% of lane and 40% of boundary points per agent and step |
 
     ## Presets and noise
     `obs_noise` perturbs only what the ego observes of itself (the world is unchanged, and

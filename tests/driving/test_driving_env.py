@@ -115,11 +115,14 @@ def test_docstring_observation_table_matches_the_engine_field_table():
     from trackfield.driving.env import DrivingEnv
 
     section = DrivingEnv.__doc__.split("## Observation Space")[1].split("##")[0]
-    rows = re.findall(r"^\s*\| (\w+) \| ([\d x]+) \|", section, re.M)
-    table = {name: tuple(int(n) for n in shape.split(" x ")) for name, shape in rows}
-    fields = {name: tuple(shape) for name, shape, *_ in _engine.driving.flat_fields()}
-    assert table == fields
-    assert sum(int(np.prod(s)) for s in fields.values()) == 336
+    flat_section, sets_section = section.split("| Set field |")
+    for text, fields_of, size in ((flat_section, _engine.driving.flat_fields, 336),
+                                  (sets_section, _engine.driving.sets_fields, 1296)):
+        rows = re.findall(r"^\s*\| (\w+) \| ([\d x]+) \|", text, re.M)
+        table = {name: tuple(int(n) for n in shape.split(" x ")) for name, shape in rows}
+        fields = {name: tuple(shape) for name, shape, *_ in fields_of()}
+        assert table == fields
+        assert sum(int(np.prod(s)) for s in fields.values()) == size
     names = re.findall(r"^\s*\| (\w+) \| [^|]+ \| [^|]+ \|$", DrivingEnv.__doc__.split("## Rewards")[1].split("##")[0], re.M)
     assert [n for n in names if n != "Component"] == list(_engine.driving.REWARD_COMPONENTS)
 

@@ -319,3 +319,23 @@ def test_arguments_table_lists_every_config_key():
     documented = {name for row in re.findall(r"^\s*\| ([\w, ]+) \|", table, re.M) for name in row.split(", ")}
     keys = {f.name for f in dataclasses.fields(DrivingConfig)} - {"render_mode"}
     assert keys <= documented, sorted(keys - documented)
+
+
+def test_sets_observation_sees_the_same_noisy_ego_and_inflated_boxes_as_flat():
+    def first_obs(observation, **config):
+        env = trackfield.vector.make("town_self_play", num_envs=1, num_threads=1, slots=8, agents=8,
+                                     observation=observation, **config)
+        obs, _ = env.reset(seed=3)
+        return obs
+
+    flat_noisy, sets_noisy = first_obs("flat", obs_noise=1.0), first_obs("sets", obs_noise=1.0)
+    sets_clean = first_obs("sets")
+    assert np.array_equal(sets_noisy["ego"], flat_noisy[..., :14])       # the same noisy ego ...
+    assert np.array_equal(sets_noisy["goal"], flat_noisy[..., 14:20])    # ... and goals seen from it
+    assert not np.array_equal(sets_noisy["ego"], sets_clean["ego"])
+    assert not np.array_equal(sets_noisy["lane_points"], sets_clean["lane_points"])
+    inflated = first_obs("sets", obs_inflate=0.5)
+    seen = (sets_clean["vehicles"][..., 0] > 0) & (inflated["vehicles"][..., 7] < 1.0)  # 1: clipped
+    assert seen.any()
+    np.testing.assert_allclose((inflated["vehicles"][..., 7] - sets_clean["vehicles"][..., 7])[seen] * 7.0, 1.0,
+                               atol=1e-4)                                # length /7 m, 0.5 m per end

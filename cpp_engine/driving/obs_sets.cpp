@@ -1,0 +1,221 @@
+// The "sets" observation (obs.h): GIGAFLOW's egocentric sets with explicit masks. Ego
+// frame: x forward, y left; every value divided by the scale in its field's description
+// and clipped to [-1, 1]; absent and dropped elements are zero with mask 0.
+//
+// The lane and boundary points are the map's precomputed sets of the agent's quad group
+// (map_sets.h): writing them is a gather, a rotation and, for lane points, two routing
+// lookups in the transposed table's goal row. Nothing here searches the map.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "driving/obs.h"
+#include "driving/obs_parts.h"
+#include "driving/obs_view.h"
+#include "driving/routing.h"
+#include "driving/step.h"
+
+namespace trackfield::driving {
+
+using obs::clip1;
+using obs::kEgoSize;
+using obs::kGoalSize;
+using obs::kLightSize;
+
+namespace {
+
+constexpr int kVehicleCols = 11, kLaneCols = 9, kBoundaryCols = 4;
+constexpr double kLaneScale = kSetLaneRadius, kBoundaryScale = kSetBoundaryRadius;
+
+// Dropout draws for one agent and step: a generator keyed by the world's generator state
+// (read, not advanced, so observing never changes the simulation), the step and the agent.
+Rng dropout_rng(const DriveWorld& w, int a) {
+  Rng r;
+  rng_seed(r, splitmix64(w.rng.state ^ splitmix64(static_cast<uint64_t>(w.steps))), static_cast<uint64_t>(a));
+  return r;
+}
+
+// Float clip to [-1, 1] (min/max, no branches; the sets' values are never NaN).
+inline float clipf(float x) { return std::min(std::max(x, -1.0f), 1.0f); }
+
+bool dropped(Rng& r, uint32_t threshold) { return rng_next_u32(r) < threshold; }
+
+constexpr uint32_t probability_threshold(float p) { return static_cast<uint32_t>(p * 4294967296.0); }
+
+}  // namespace
+
+const std::vector<FieldSpec>& sets_specs() {
+  static const std::vector<FieldSpec> specs = {
+      {"ego", {kEgoSize}, "float32", -1, 1, flat_specs()[0].description},
+      {"goal", {kGoalSize}, "float32", -1, 1, flat_specs()[1].description},
+      {"vehicles", {kObsVehicles, kVehicleCols}, "float32", -1, 1,
+       "the 20 nearest other vehicles within 200 m, nearest first: mask, x, y (/200 m), cos and sin of the "
+       "heading difference, velocity vx, vy in the ego frame (/30 m/s), length (/7 m), width (/3 m), "
+       "z difference (/10 m); none while blind"},
+      {"lane_points", {kSetLanePoints, kLaneCols}, "float32", -1, 1,
+       "the map's lane samples (every lane's centre line at <= 40 m spacing) nearest to the agent's quad group, "
+       "within 200 m, nearest first: mask, x, y (/200 m), z difference (/10 m), cos and sin of the lane heading "
+       "minus ours, half width (/5 m), route distance from the point to the current goal (/1000 m; 1: "
+       "unreachable), that minus our own route distance to it (/200 m)"},
+      {"boundary_points", {kSetBoundaryPoints, kBoundaryCols}, "float32", -1, 1,
+       "the map's boundary polylines sampled every 1 m, the 80 nearest to the agent's quad group within 50 m, "
+       "nearest first: mask, x, y (/50 m), z difference (/10 m)"},
+      {"light", {kLightSize}, "float32", -1, 1, flat_specs()[4].description},
+      {"conditioning", {kNumConditioning}, "float32", -1, 1, flat_specs()[5].description},
+  };
+  return specs;
+}
+
+int sets_size() {
+  int n = 0;
+  for (const FieldSpec& f : sets_specs()) n += field_size(f);
+  return n;
+}
+
+void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) {
+  const DriveMap& dm = world_map(w, cfg);
+  const Map& map = *dm.map;
+  const MapSets& ms = map.sets;
+  const Vehicles& v = w.veh;
+  const EgoView ego = observed_ego(w, cfg, a);  // with observation noise, if any
+  const double ox = ego.x, oy = ego.y, c = ego.c, s = ego.s;
+  const double oz = v.z[a];
+  const Goal& current = w.goals[a][w.goal_index[a]];
+
+  // The first lane point 5 m ahead (the ego's curvature) and the stop line within 100 m:
+  // the flat observation's walk, without its other 19 points.
+  RoutePoint ahead;
+  StopLineAhead stop;
+  const int npts = walk_route(dm, w.lane[a], w.s[a], current.lane, current.s, kObsLaneSpacing, 1, &ahead, nullptr);
+  walk_route(dm, w.lane[a], w.s[a], current.lane, current.s, kObsLaneSpacing, kObsLanePoints, nullptr, &stop);
+
+  float* o = out;
+  obs::write_ego(w, map, a, ego, npts > 0 ? &ahead : nullptr, o);
+  o += kEgoSize;
+  obs::write_goal(w, a, ego, o);
+  o += kGoalSize;
+
+  int near[kObsVehicles];
+  const int count = obs::nearest_vehicles(w, a, kObsVehicleRadius, kObsVehicles, near);
+  // cos and sin of the heading difference from each heading's own (the world's view holds
+  // them: one sincos per vehicle and step instead of one per pair).
+  const ObsView* view = obs_view_for(w);
+  for (int k = 0; k < count; ++k, o += kVehicleCols) {
+    const int j = near[k];
+    const double cj = view ? view->cos_h[j] : std::cos(v.heading[j]), sj = view ? view->sin_h[j] : std::sin(v.heading[j]);
+    const double ch = cj * c + sj * s, sh = sj * c - cj * s;
+    o[0] = 1.0f;
+    obs::ego_xy(ox, oy, c, s, v.x[j], v.y[j], kObsVehicleRadius, o + 1);
+    o[3] = clip1(ch), o[4] = clip1(sh);
+    o[5] = clip1(v.v[j] * ch / 30.0), o[6] = clip1(v.v[j] * sh / 30.0);
+    o[7] = clip1(observed_size(cfg, v.length[j]) / 7.0), o[8] = clip1(observed_size(cfg, v.width[j]) / 3.0);
+    o[9] = clip1((v.z[j] - v.z[a]) / 10.0);
+  }
+  std::memset(o, 0, sizeof(float) * kVehicleCols * (kObsVehicles - count));
+  o += kVehicleCols * (kObsVehicles - count);
+
+  const int q = w.quad[a];
+  const int group = q >= 0 && q < map.quad_count ? ms.quad_group[q] : -1;
+  Rng drop = cfg.feature_dropout ? dropout_rng(w, a) : Rng{};
+  const uint32_t lane_drop = probability_threshold(kFeatureDropoutLane);
+  const uint32_t bnd_drop = probability_threshold(kFeatureDropoutBoundary);
+
+  // Float from here: offsets from the agent (double) are small, and float halves the work.
+  // Every array is read through a local restrict pointer, so the compiler keeps them in
+  // registers instead of reloading each vector's data pointer after every store to `o`.
+  const float fc = static_cast<float>(c), fs = static_cast<float>(s), fz = static_cast<float>(oz);
+  const bool dropout = cfg.feature_dropout;
+
+  // Lane points, with the route distance of routing.h's route_distance spelled out over the
+  // goal lane's row of the transposed table.
+  {
+    const int b = group >= 0 ? ms.lane_set_offsets[group] : 0, e = group >= 0 ? ms.lane_set_offsets[group + 1] : 0;
+    const int32_t* __restrict set = ms.lane_set.data();
+    const float* __restrict px = ms.lane_x.data();
+    const float* __restrict py = ms.lane_y.data();
+    const float* __restrict pz = ms.lane_z.data();
+    const float* __restrict pc = ms.lane_cos.data();
+    const float* __restrict psn = ms.lane_sin.data();
+    const float* __restrict phw = ms.lane_half_width.data();
+    const float* __restrict ps = ms.lane_s.data();
+    const int32_t* __restrict plane = ms.lane_lane.data();
+    const float* __restrict length = map.lane_length.data();
+    const int32_t* __restrict left = map.left.data();
+    const int32_t* __restrict right = map.right.data();
+    const float* __restrict to_goal = &ms.route_to[static_cast<size_t>(current.lane) * map.lane_count];
+    const int goal_lane = current.lane;
+    const float goal_s = current.s, own = w.goal_route_m[a];
+    const float inv_xy = static_cast<float>(1.0 / kLaneScale);
+    float* __restrict row = o;
+    for (int k = b; k < e; ++k, row += kLaneCols) {
+      if (dropout && dropped(drop, lane_drop)) {
+        std::memset(row, 0, sizeof(float) * kLaneCols);
+        continue;
+      }
+      const int p = set[k];
+      const float dx = static_cast<float>(px[p] - ox), dy = static_cast<float>(py[p] - oy);
+      row[0] = 1.0f;
+      row[1] = clipf((fc * dx + fs * dy) * inv_xy);
+      row[2] = clipf((fc * dy - fs * dx) * inv_xy);
+      row[3] = clipf((pz[p] - fz) * 0.1f);
+      // cos and sin of (lane heading - ours) from the stored cos and sin: no trigonometry.
+      row[4] = clipf(pc[p] * fc + psn[p] * fs);
+      row[5] = clipf(psn[p] * fc - pc[p] * fs);
+      row[6] = clipf(phw[p] * 0.2f);
+      const int l = plane[p];
+      const float sp = ps[p];
+      float route = std::max(0.0f, length[l] - sp) + to_goal[l] + goal_s;
+      if (goal_s >= sp) {
+        if (l == goal_lane) route = std::min(route, goal_s - sp);
+        else if (left[l] == goal_lane || right[l] == goal_lane) route = std::min(route, goal_s - sp + kLaneChangeCost);
+      }
+      row[7] = clipf(route * 1e-3f);
+      row[8] = std::isinf(route) ? 1.0f : clipf((route - own) * 5e-3f);
+    }
+    std::memset(row, 0, sizeof(float) * kLaneCols * (kSetLanePoints - (e - b)));
+    o += kLaneCols * kSetLanePoints;
+  }
+
+  // Boundary points.
+  {
+    const int b = group >= 0 ? ms.bnd_set_offsets[group] : 0, e = group >= 0 ? ms.bnd_set_offsets[group + 1] : 0;
+    const int32_t* __restrict set = ms.bnd_set.data();
+    const float* __restrict px = ms.bnd_x.data();
+    const float* __restrict py = ms.bnd_y.data();
+    const float* __restrict pz = ms.bnd_z.data();
+    const float inv_xy = static_cast<float>(1.0 / kBoundaryScale);
+    float* __restrict row = o;
+    for (int k = b; k < e; ++k, row += kBoundaryCols) {
+      if (dropout && dropped(drop, bnd_drop)) {
+        std::memset(row, 0, sizeof(float) * kBoundaryCols);
+        continue;
+      }
+      const int p = set[k];
+      const float dx = static_cast<float>(px[p] - ox), dy = static_cast<float>(py[p] - oy);
+      row[0] = 1.0f;
+      row[1] = clipf((fc * dx + fs * dy) * inv_xy);
+      row[2] = clipf((fc * dy - fs * dx) * inv_xy);
+      row[3] = clipf((pz[p] - fz) * 0.1f);
+    }
+    std::memset(row, 0, sizeof(float) * kBoundaryCols * (kSetBoundaryPoints - (e - b)));
+    o += kBoundaryCols * kSetBoundaryPoints;
+  }
+
+  obs::write_light(w, dm, stop, o);
+  o += kLightSize;
+
+  const float coeffs[kNumDynamicsCoeffs] = {v.c_throttle[a], v.c_steer[a], v.c_acc[a], v.c_vel[a]};
+  write_conditioning(w.reward_params[a], cfg.reward_ranges, coeffs, o);
+}
+
+const std::vector<FieldSpec>& observation_specs(const DriveConfig& cfg) {
+  return cfg.observation == DriveObservation::kSets ? sets_specs() : flat_specs();
+}
+
+void write_observation(const DriveWorld& w, const DriveConfig& cfg, int agent, float* out) {
+  if (cfg.observation == DriveObservation::kSets) write_sets(w, cfg, agent, out);
+  else write_flat(w, cfg, agent, out);
+}
+
+}  // namespace trackfield::driving
