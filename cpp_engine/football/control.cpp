@@ -134,20 +134,26 @@ void switch_player(World& w, int a) {
   agent.switch_hold = kSwitchHoldSteps;
 }
 
-// pressure: while the opponents have the ball or it is loose, the active player runs at
-// it by himself (towards where he can meet it), whatever direction is held.
-bool press_ball(World& w, int p, const Agent& agent) {
-  if (!agent.pressure || ball_owner_team(w) == agent.team || w.m.game_mode != kModeNormal) return false;
+// Runs player p to where he can meet the ball, slowing within 2 m of that point; `turn`
+// also faces him there.
+void run_to_meet_ball(World& w, int p, const Agent& agent, bool turn) {
   Vec2 to = intercept_point(w, p) - player_pos(w, p);
   float d = length(to);
   float speed = player_speed(w, p, agent.sprint, false) * std::fmin(d / 2.0f, 1.0f);
   Vec2 v = d > 1e-3f ? to * (speed / d) : Vec2{};
   w.p.want_vx[p] = v.x;
   w.p.want_vy[p] = v.y;
-  if (d > 1e-3f && w.p.slide_steps[p] == 0) {
+  if (turn && d > 1e-3f && w.p.slide_steps[p] == 0) {
     w.p.face_x[p] = to.x / d;
     w.p.face_y[p] = to.y / d;
   }
+}
+
+// pressure: while the opponents have the ball or it is loose, the active player runs at
+// it by himself (towards where he can meet it), whatever direction is held.
+bool press_ball(World& w, int p, const Agent& agent) {
+  if (!agent.pressure || ball_owner_team(w) == agent.team || w.m.game_mode != kModeNormal) return false;
+  run_to_meet_ball(w, p, agent, true);
   return true;
 }
 
@@ -191,12 +197,7 @@ void apply_agent_actions(World& w, const int32_t* actions) {
     }
     if (w.ball.owner < 0 && w.ball.pass_receiver == p && w.m.game_mode == kModeNormal) {
       // GRF moves a controlled pass receiver to meet the ball, whatever is pressed.
-      Vec2 to = intercept_point(w, p) - player_pos(w, p);
-      float d = length(to);
-      float speed = player_speed(w, p, agent.sprint, false) * std::fmin(d / 2.0f, 1.0f);
-      Vec2 v = d > 1e-3f ? to * (speed / d) : Vec2{};
-      w.p.want_vx[p] = v.x;
-      w.p.want_vy[p] = v.y;
+      run_to_meet_ball(w, p, agent, false);
     } else if (magnet_to_ball(w, p, agent)) {
       // handled: stepping onto a loose ball at the feet
     } else if (press_ball(w, p, agent)) {
