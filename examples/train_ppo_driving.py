@@ -120,16 +120,46 @@ def make_venv(num_envs=16, seed=0, shaping=(0.1, 1.0, 1.0), **task):
 def train(steps=BUDGET_STEPS, num_envs=16, seed=0, verbose=0, logdir=None, progress_bar=False, callback=None,
           n_steps=128, batch_size=512, n_epochs=10, learning_rate=3e-4, ent_coef=0.0, gamma=0.99, gae_lambda=0.95,
           net_arch=(64, 64), shaping=(0.1, 1.0, 1.0), **task):
+    """PPO for ``steps`` steps, the learning rate decaying linearly from ``learning_rate``
+    to 0 over them (one ``learn`` call: ``callback`` may stop it early)."""
     import torch
     from stable_baselines3 import PPO
 
     torch.set_num_threads(1)
     venv = make_venv(num_envs, seed, shaping, **task)
     model = PPO("MlpPolicy", venv, n_steps=n_steps, batch_size=batch_size, n_epochs=n_epochs,
-                learning_rate=learning_rate, ent_coef=ent_coef, gamma=gamma, gae_lambda=gae_lambda, seed=seed,
-                verbose=verbose, policy_kwargs={"net_arch": list(net_arch)}, tensorboard_log=logdir)
+                learning_rate=lambda remaining: learning_rate * remaining, ent_coef=ent_coef, gamma=gamma,
+                gae_lambda=gae_lambda, seed=seed, verbose=verbose, policy_kwargs={"net_arch": list(net_arch)},
+                tensorboard_log=logdir)
     model.learn(total_timesteps=steps, progress_bar=progress_bar, callback=callback, tb_log_name="ppo_driving")
     return model
+
+
+def goal_share_callback(every=100_000, episodes=100, stop_at=None, verbose=True):
+    """An SB3 callback that runs ``evaluate`` every ``every`` steps, keeps
+    ``history`` = [(steps, training seconds, shares), ...] and, with ``stop_at``, ends the
+    training at the first evaluation whose goal share reaches it."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class GoalShare(BaseCallback):
+        def __init__(self):
+            super().__init__()
+            self.history, self._next, self._eval_s, self._start = [], every, 0.0, time.perf_counter()
+
+        def _on_step(self) -> bool:
+            if self.num_timesteps < self._next:
+                return True
+            self._next += every
+            began = time.perf_counter()
+            shares = evaluate(self.model, episodes)
+            self._eval_s += time.perf_counter() - began
+            self.history.append((self.num_timesteps, time.perf_counter() - self._start - self._eval_s, shares))
+            if verbose:
+                print(f"  {self.num_timesteps:>9,} steps, {self.history[-1][1]:5.0f} s: "
+                      + ", ".join(f"{k} {v:.2f}" for k, v in shares.items()), flush=True)
+            return stop_at is None or shares["goal"] < stop_at
+
+    return GoalShare()
 
 
 def evaluate(model, episodes=100, seed=1000, deterministic=True, **task):
@@ -173,11 +203,13 @@ def main(argv=None):
     parser.add_argument("--envs", type=int, default=16)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--episodes", type=int, default=100)
+    parser.add_argument("--eval-every", type=int, default=100_000, help="evaluate during training every this many steps")
     parser.add_argument("--logdir", default=None)
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    model = train(args.steps, args.envs, args.seed, logdir=args.logdir)
-    print(f"trained {args.steps} steps in {time.perf_counter() - start:.0f} s")
+    model = train(args.steps, args.envs, args.seed, logdir=args.logdir,
+                  callback=goal_share_callback(args.eval_every, args.episodes))
+    print(f"trained {model.num_timesteps} steps in {time.perf_counter() - start:.0f} s (evaluations included)")
     shares = evaluate(model, args.episodes)
     for name, result in (("greedy PPO", shares), ("random", evaluate(None, args.episodes))):
         print(f"  {name:>10} over {args.episodes} episodes: " + ", ".join(f"{k} {v:.2f}" for k, v in result.items()))
