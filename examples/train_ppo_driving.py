@@ -33,7 +33,7 @@ The reward: the engine's (goal +1, collision and off-road -25, the small GIGAFLO
 plus ``shaped``: a telescoping potential over the route distance to the goal (0.1 per m,
 capped at 100 m, so overshooting the goal costs up to 10), the lane offset (1 per m) and
 the heading error (1 per rad). Over a terminated episode it sums to the same amount
-however the episode ended, so it cannot pay for a crash. Without it (discrete actions,
+however the episode ended, so summed over an episode it cannot pay for a crash. Without it (discrete actions,
 250k steps) no evaluation episode reached the goal: the goal is sparse, and random
 actions leave the road within about 7 s.
 
@@ -82,9 +82,10 @@ def shaped(venv, progress=0.1, offset=1.0, heading=1.0, cap_m=100.0):
     gains phi(s') - phi(s) with phi(s) = -(progress * min(route distance to the goal, cap_m)
     + offset * |lane offset| + heading * |heading error|) (per m, per m, per rad), and
     phi = 0 once an episode has terminated. Over a terminated episode the term sums to
-    -phi(start) however it ended (goal, collision or off-road), so it pays nothing for
-    crashing and cannot outweigh the engine's goal and crash terms; it only tells the
-    policy at each step whether it got nearer the goal and the lane centre."""
+    -phi(start) however it ended (goal, collision or off-road): summed over an episode it
+    cannot favour a crash over the goal (only the discounting of PPO's returns sees when it
+    is paid); it tells the policy at each step whether it got nearer the goal and the lane
+    centre."""
     from stable_baselines3.common.vec_env import VecEnvWrapper
 
     def phi(obs):
@@ -212,7 +213,7 @@ def main(argv=None):
     parser.add_argument("--envs", type=int, default=16)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--episodes", type=int, default=100)
-    parser.add_argument("--eval-every", type=int, default=100_000, help="evaluate during training every this many steps")
+    parser.add_argument("--eval-every", type=int, default=100_000, help="evaluate every this many training steps")
     parser.add_argument("--logdir", default=None)
     args = parser.parse_args(argv)
     start = time.perf_counter()
