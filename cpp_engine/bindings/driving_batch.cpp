@@ -124,6 +124,8 @@ void bind_driving_batch(py::module_& m) {
       .def_readwrite("obs_inflate", &Cfg::obs_inflate_m)
       .def_readwrite("safe_conditioning", &Cfg::safe_conditioning)
       .def_readwrite("waypoints_max", &Cfg::waypoints_max)
+      .def_readwrite("goal_distance_min", &Cfg::goal_distance_min_m)
+      .def_readwrite("goal_distance_max", &Cfg::goal_distance_max_m)
       .def_readwrite("lights_enabled", &Cfg::lights_enabled)
       .def_readwrite("erratic_enabled", &Cfg::erratic_enabled)
       .def_property("goal_radius", [](const Cfg& c) { return c.reward.goal_radius_m; },

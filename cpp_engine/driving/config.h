@@ -64,6 +64,10 @@ struct DriveConfig {
   int waypoints_max = kMaxWaypoints;  // waypoints per agent: U{0, waypoints_max}
   float waypoint_min_m = 20.0f, waypoint_max_m = 200.0f;
   float waypoint_heading_max = 1.0471976f;  // rad (60 degrees)
+  // Final goal: uniform over the map (a point the route can reach) while goal_distance_max_m
+  // is 0; else U(goal_distance_min_m, goal_distance_max_m) m on along the lanes from the
+  // route's last point (the spawn or the last waypoint), a random successor at each lane end.
+  float goal_distance_min_m = 0.0f, goal_distance_max_m = 0.0f;
   float spawn_clearance_m = 1.0f;  // free space between a new vehicle's box circle and others'
 
   // Observations (observed.h): Gaussian noise on the ego's observed position (per axis),

@@ -41,9 +41,30 @@ Goal goal_at(const Map& map, int lane, float s) {
   return {lane, s, static_cast<float>(p.x), static_cast<float>(p.y), p.heading};
 }
 
+// The final goal U(goal_distance_min_m, goal_distance_max_m) m on along the lanes from
+// (lane, s): a random walk over successors, redrawn until the route distance to it lies in
+// the range (a dead end or a shortcut can make it shorter or longer); after kGoalTries the
+// draw nearest the range is kept.
+Goal goal_along_route(const DriveConfig& cfg, const Map& map, Rng& rng, int lane, float s) {
+  const float lo = cfg.goal_distance_min_m, hi = cfg.goal_distance_max_m;
+  int best_lane = lane;
+  float best_s = s, best_miss = std::numeric_limits<float>::infinity();
+  for (int t = 0; t < kGoalTries && best_miss > 0.0f; ++t) {
+    int l = lane;
+    float ss = s;
+    walk_random(map, rng, l, ss, rng_range(rng, lo, hi));
+    const float d = route_distance(map, lane, s, l, ss);
+    if (!std::isfinite(d)) continue;
+    const float miss = d < lo ? lo - d : (d > hi ? d - hi : 0.0f);
+    if (miss < best_miss) best_lane = l, best_s = ss, best_miss = miss;
+  }
+  return goal_at(map, best_lane, best_s);
+}
+
 // 0-3 waypoints, each 20-200 m on along the lane graph with its lane heading within 60
 // degrees of the previous point's (a few redraws, then accepted: the relaxation at dead
-// ends and loops), then a final goal uniform over the map that the route can reach.
+// ends and loops), then a final goal uniform over the map that the route can reach (or,
+// with goal_distance_max_m > 0, goal_along_route from the last point).
 void draw_goals(DriveWorld& w, const DriveConfig& cfg, const DriveMap& dm, int i) {
   const Map& map = *dm.map;
   int lane = w.lane[i];
@@ -62,6 +83,12 @@ void draw_goals(DriveWorld& w, const DriveConfig& cfg, const DriveMap& dm, int i
     }
     w.goals[i][n++] = goal_at(map, best_lane, best_s);
     lane = best_lane, s = best_s, heading = w.goals[i][n - 1].heading;
+  }
+  if (cfg.goal_distance_max_m > 0.0f) {
+    w.goals[i][n++] = goal_along_route(cfg, map, w.rng, lane, s);
+    w.goal_count[i] = static_cast<int8_t>(n);
+    w.goal_index[i] = 0;
+    return;
   }
   const int size = static_cast<int>(dm.spawn_lane.size());
   bool found = false;

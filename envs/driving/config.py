@@ -12,6 +12,7 @@ MAX_STATIC_OBSTACLES = 50
 ACTIONS = ("discrete", "box")
 OBSERVATIONS = ("flat", "sets")
 CONDITIONING = ("random", "safe")
+MAX_GOAL_DISTANCE_M = 10_000.0
 
 # obs_noise = 1 means these standard deviations (an automotive GNSS + odometry grade
 # error): the ego's observed position 0.5 m per axis, heading 0.02 rad (1.1 degrees), speed
@@ -63,6 +64,7 @@ class DrivingConfig:
     goal_radius: float = 2.0
     goal_speed: float = 2.0
     waypoints: int = 3
+    goal_distance: object = None    # None: final goal uniform over the map; (min_m, max_m): this far along the lanes
     spawn_speed: float = 0.0
     spawn_clearance: float | None = None   # m (default 1.0)
     obs_noise: object = None        # level (float) or (position m, heading rad, speed m/s) stds; default 0
@@ -121,6 +123,7 @@ class DrivingConfig:
         _check_positive("goal_radius", self.goal_radius, 1000.0)
         _check_positive("goal_speed", self.goal_speed, 100.0)
         check_int("waypoints", self.waypoints, 0, 3)
+        self._check_goal_distance()
         _check_range("spawn_speed", self.spawn_speed, 0.0, 40.0)
         _check_range("spawn_clearance", self.spawn_clearance, 0.0, 100.0)
         self.obs_noise_stds()  # checks obs_noise
@@ -154,6 +157,19 @@ class DrivingConfig:
         for key, value in {**DEFAULTS, **defaults}.items():
             if getattr(self, key) is None:
                 object.__setattr__(self, key, value)
+
+    def _check_goal_distance(self):
+        value = self.goal_distance
+        if value is None:
+            return
+        if not isinstance(value, (tuple, list)) or len(value) != 2:
+            raise ValueError(f"goal_distance must be None or (min_m, max_m), got {value!r}")
+        low, high = value
+        _check_range("goal_distance (min_m)", low, 0.0, MAX_GOAL_DISTANCE_M)
+        _check_range("goal_distance (max_m)", high, 0.0, MAX_GOAL_DISTANCE_M)
+        if high <= 0 or low > high:
+            raise ValueError(f"goal_distance: need 0 <= min_m <= max_m and max_m > 0, got {value!r}")
+        object.__setattr__(self, "goal_distance", (float(low), float(high)))
 
     def obs_noise_stds(self) -> tuple[float, float, float]:
         """(position m per axis, heading rad, speed m/s) standard deviations of ``obs_noise``."""

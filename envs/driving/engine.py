@@ -143,6 +143,7 @@ def engine_config(scenario: DriveScenario, config: DrivingConfig):
     cfg.respawn = scenario.respawn if config.respawn is None else config.respawn
     cfg.goal_radius, cfg.goal_speed = float(config.goal_radius), float(config.goal_speed)
     cfg.waypoints_max = config.waypoints
+    cfg.goal_distance_min, cfg.goal_distance_max = config.goal_distance or (0.0, 0.0)
     cfg.spawn_speed_max = float(config.spawn_speed)
     cfg.jerk_noise = float(config.dynamics_noise)
     cfg.obs_noise_pos, cfg.obs_noise_heading, cfg.obs_noise_speed = config.obs_noise_stds()

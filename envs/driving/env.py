@@ -125,6 +125,7 @@ class DrivingEnv(BatchEnv):
     | respawn | bool | scenario's | an ended agent's slot takes a new agent |
     | goal_radius, goal_speed | float | 2.0, 2.0 | goal reached within this distance (m), the final goal below this speed (m/s) |
     | waypoints | int | 3 | at most this many waypoints per route |
+    | goal_distance | (float, float) | None | None: the final goal is uniform over the map (a point the route can reach); (min_m, max_m): U(min_m, max_m) m on along the lanes from the route's last point (the spawn or the last waypoint), a random turn at each junction |
     | spawn_speed | float | 0 | agents start at U(0, min(spawn_speed, limit)) m/s |
     | preset | str | None | "eval_long": the evaluation set-up (see Presets and noise) |
     | spawn_clearance | float | 1.0 | m of free space between a new vehicle's bounding circle and every other's |

@@ -80,11 +80,33 @@ def test_observations_are_in_bounds_and_dead_slots_are_zero():
 @pytest.mark.parametrize("kwargs, name", [
     (dict(dt=0.0), "dt"), (dict(dt=-0.3), "dt"), (dict(agents=151), "agents"),
     (dict(slots=10, agents=20), "agents"), (dict(map="NoSuchTown"), "map"), (dict(slots=0), "slots"),
-    (dict(action="joystick"), "action"),
+    (dict(action="joystick"), "action"), (dict(goal_distance=(80, 20)), "goal_distance"),
+    (dict(goal_distance=(-5, 20)), "goal_distance"), (dict(goal_distance=(0, 0)), "goal_distance"),
+    (dict(goal_distance=50), "goal_distance"), (dict(goal_distance=(10, 20, 30)), "goal_distance"),
 ])
 def test_bad_config_raises_value_error_naming_the_argument(kwargs, name):
     with pytest.raises(ValueError, match=name):
         trackfield.make("town_drive", **kwargs)
+
+
+def test_goal_distance_puts_the_final_goal_that_far_along_the_route():
+    low, high = 30.0, 80.0
+    env = trackfield.vector.make("town_drive", num_envs=200, waypoints=0, goal_distance=(low, high), agents=1)
+    _, info = env.reset(seed=0)
+    route = info["goal_distance"]
+    assert np.isfinite(route).all()
+    inside = (route >= low - 1e-3) & (route <= high + 1e-3)
+    assert inside.mean() >= 0.95, np.sort(route[~inside])   # a dead end can cut a walk short
+    assert np.percentile(route, 90) - np.percentile(route, 10) > 0.5 * (high - low)   # spread over the range
+    # The default draws a goal anywhere on the map: most are further.
+    default = trackfield.vector.make("town_drive", num_envs=200, waypoints=0, agents=1)
+    _, info = default.reset(seed=0)
+    assert np.median(info["goal_distance"]) > 2 * high
+    with_waypoints = trackfield.make("town_drive", waypoints=3, goal_distance=(low, high), agents=1)
+    for seed in range(10):
+        with_waypoints.reset(seed=seed)
+        goals, index = with_waypoints.unwrapped_engine.batch.goals(0, 0)
+        assert 1 <= len(goals) <= 4 and index == 0
 
 
 def test_bad_actions_raise_naming_the_agent():
