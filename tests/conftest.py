@@ -6,7 +6,9 @@ with ``trackfield.make(path, ...)``.
 """
 from __future__ import annotations
 
+import importlib.util
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -109,3 +111,14 @@ def run_episode(env, actions, seed=None):
         if terminated or truncated:
             return observations, rewards, infos, True
     return observations, rewards, infos, False
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def load_example(name: str):
+    """examples/<name>.py as a module (the code a user runs, imported as a test would)."""
+    spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -7,13 +7,13 @@ agent-name prefixes to trackfield.rllib.AGENT_GROUPS); every test here then cove
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import load_example
 
 ray = pytest.importorskip("ray")
 pytest.importorskip("ray.rllib")
@@ -31,7 +31,6 @@ from trackfield import _engine  # noqa: E402
 from trackfield.core.engine import BatchEngine  # noqa: E402
 from trackfield.core.pettingzoo import BatchParallelEnv  # noqa: E402
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 # (domain, scenario, trackfield config): one row per observation kind of each landed domain.
 SINGLE_AGENT_CASES = [
@@ -304,12 +303,6 @@ def test_unreachable_address_raises_within_the_timeout():
 
 # ---------------------------------------------------------------------- two nodes (slow)
 
-
-def load_example(name):
-    spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 # Budget: 80k env steps (about 40 iterations of 2,048): under 5 minutes even at the

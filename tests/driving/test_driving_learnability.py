@@ -7,27 +7,17 @@ user runs: ``TASK`` and ``train``'s defaults, ``BUDGET_STEPS`` steps), evaluatin
 greedy policy on the same 100 episodes every 100k steps, and stops at the first
 evaluation that reaches the bar.
 """
-import importlib.util
-from pathlib import Path
 
 import pytest
+from conftest import load_example
 
 pytest.importorskip("stable_baselines3")
 pytest.importorskip("torch")
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_ppo_driving.py"
-
-
-def _load_example():
-    spec = importlib.util.spec_from_file_location("train_ppo_driving_example", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 @pytest.mark.slow
 def test_ppo_reaches_the_goal_in_80_percent_of_town_drive_episodes_within_the_budget():
-    example = _load_example()
+    example = load_example("train_ppo_driving")
     callback = example.goal_share_callback(every=100_000, episodes=100, stop_at=0.8, verbose=False)
     model = example.train(steps=example.BUDGET_STEPS, seed=0, callback=callback)
     assert model.num_timesteps <= example.BUDGET_STEPS

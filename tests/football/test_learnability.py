@@ -4,27 +4,17 @@ a mean score of at least 0.9 within 300k environment steps, as the issue require
 Training runs in 50k-step rounds through examples/train_ppo.py (the same code a user
 runs) and stops at the first evaluation that reaches the bar.
 """
-import importlib.util
-from pathlib import Path
 
 import pytest
+from conftest import load_example
 
 pytest.importorskip("stable_baselines3")
 pytest.importorskip("torch")
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_ppo.py"
-
-
-def _load_example():
-    spec = importlib.util.spec_from_file_location("train_ppo_example", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 @pytest.mark.slow
 def test_ppo_learns_empty_goal_close_within_300k_steps():
-    example = _load_example()
+    example = load_example("train_ppo")
     model = example.train("academy_empty_goal_close", steps=50_000, num_envs=8, seed=0)
     scores = []
     for round_ in range(6):

@@ -7,28 +7,19 @@ the first lap of the circuit's length with no time off course (three-tyre rule).
 with seed 0: the first clean lap at 140k steps; seed 1 at 220k (laps at 100-115 s; the
 full-skill AI laps in about 88 s).
 """
-import importlib.util
-from pathlib import Path
 
 import pytest
+from conftest import load_example
 
 pytest.importorskip("stable_baselines3")
 pytest.importorskip("torch")
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_sac_racing.py"
 BUDGET = 240_000
-
-
-def _load_example():
-    spec = importlib.util.spec_from_file_location("train_sac_racing_example", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.slow
 def test_sac_drives_a_clean_lap_of_the_technical_circuit_within_budget():
-    example = _load_example()
+    example = load_example("train_sac_racing")
     model = example.train("technical", steps=BUDGET, seed=0, check_every=20_000, check_from=100_000)
     assert model.clean_lap_at is not None and model.clean_lap_at <= BUDGET, \
         f"no clean lap; checks (step, [(clean, lap s, off-course s) per launch]): {model.checks}"
