@@ -46,13 +46,15 @@ Traffic read_traffic(const CarState& self, const CarParams& p, const Track& trac
   float line_d = line.offset[k];
   TrackPos here = project(track, {self.x, self.y}, self.track_segment);
   float nearest_ahead = 1e9f;
+  float min_d = -1e9f, max_d = 1e9f;  // where cars alongside leave room for our centre
   for (int j = 0; j < n; ++j) {
     if (j == self_index) continue;
     const CarState& o = cars[j];
     float ds = wrap_ds(track, o.s, self.s);  // + ahead
     float dd = o.d - self.d;
-    if (std::abs(ds) < p.length + 0.5f) {  // alongside: each takes half the missing room
-      if (std::abs(dd) < lane) t.offset += (dd > 0 ? -0.5f : 0.5f) * (lane - std::abs(dd));
+    if (std::abs(ds) < p.length + 0.5f) {  // alongside: stay on our side of it, a lane apart
+      if (dd > 0.0f) max_d = std::min(max_d, o.d - lane);
+      else min_d = std::max(min_d, o.d + lane);
       continue;
     }
     float vo = car_speed(o);
@@ -77,6 +79,13 @@ Traffic read_traffic(const CarState& self, const CarParams& p, const Track& trac
       t.offset += 0.8f * inside;
     }
   }
+  // Never steer back into a car alongside (the pass that put us there ends, or the line
+  // runs through it): the wanted lateral position keeps a lane from it; squeezed between
+  // two cars, take the middle.
+  float want = line_d + t.offset;
+  if (min_d <= max_d) want = std::clamp(want, min_d, max_d);
+  else want = 0.5f * (min_d + max_d);
+  t.offset = want - line_d;
   return t;
 }
 

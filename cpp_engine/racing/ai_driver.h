@@ -2,7 +2,7 @@
 // Stanley's heading and lateral-error feedback) at a pace fraction of
 // the line's speed profile, brakes with a per-corner error, and races the cars around
 // it: follows a slower car it cannot pass, pulls out to the side with more room to
-// overtake, keeps a car's width from a car alongside and covers the inside when
+// overtake, keeps a lane from a car alongside (never steering back into it) and covers the inside when
 // attacked from behind.
 #ifndef TRACKFIELD_RACING_AI_DRIVER_H
 #define TRACKFIELD_RACING_AI_DRIVER_H
