@@ -10,6 +10,7 @@
 #include "bindings/batch.h"
 #include "racing/batch.h"
 #include "racing/obs.h"
+#include "racing/race_state.h"
 #include "racing/step.h"
 
 namespace py = pybind11;
@@ -39,6 +40,7 @@ void bind_racing_batch(py::module_& m) {
   py::list names;
   for (const char* n : rc::kComponentNames) names.append(n);
   m.attr("REWARD_COMPONENTS") = names;
+  m.attr("RACE_STATE_SCALARS") = rc::kRaceStateScalars;
 
   py::class_<rc::RacingLine, std::shared_ptr<rc::RacingLine>>(m, "RacingLine",
       "The AI's racing line with its grip-limited speed profile (built by build_racing_line).")
@@ -121,6 +123,7 @@ void bind_racing_batch(py::module_& m) {
       .def_readwrite("pixel_metres", &Cfg::pixel_metres)
       .def_readwrite("passing_behind_m", &Cfg::passing_behind_m)
       .def_readwrite("passing_ahead_m", &Cfg::passing_ahead_m)
+      .def_readwrite("race_state", &Cfg::race_state)
       .def("set_weights", [](Cfg& c, const std::vector<float>& w) {
         if (static_cast<int>(w.size()) != rc::kNumComponents) throw py::value_error("one weight per reward component");
         for (int k = 0; k < rc::kNumComponents; ++k) c.weight[k] = w[k];
