@@ -36,7 +36,7 @@ RAW_SCALARS = sum(width for _, width, _ in RAW_FIELDS)
 assert RAW_SCALARS == _engine.racing.RACE_STATE_SCALARS, "RAW_FIELDS is out of step with race_state.cpp"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CarState:
     """Every car of every world at one control step (10 Hz). Each field is a numpy array
     whose first axis is the car (N cars: all cars of all worlds, world by world); C is
@@ -99,6 +99,12 @@ class CarState:
     def __len__(self) -> int:
         return len(self.controlled)
 
+    def __eq__(self, other) -> bool:
+        return isinstance(other, CarState) and all(
+            np.array_equal(getattr(self, f.name), getattr(other, f.name)) for f in dataclasses.fields(self))
+
+    __hash__ = None
+
     def __getitem__(self, index) -> "CarState":
         if isinstance(index, (int, np.integer)):
             if not -len(self) <= index < len(self):
@@ -107,7 +113,7 @@ class CarState:
         return CarState(**{f.name: getattr(self, f.name)[index] for f in dataclasses.fields(self)})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Course:
     """The circuit the cars race on (one per env)."""
 

@@ -154,15 +154,15 @@ class TrajectoryRecorder(gym.Wrapper):
         obs, reward, terminated, truncated, info = self.env.step(action)
         self._raw.append(self._row())
         self._actions.append(np.asarray(self._base.unwrapped_engine.actions[0], np.float32).copy())
-        self._rewards.append(np.atleast_1d(np.asarray(reward, np.float32)).copy())
+        self._rewards.append(np.asarray(reward, np.float32).reshape(-1).copy())
         return obs, reward, terminated, truncated, info
 
     def trajectory(self) -> Trajectory:
         if self._initial is None:
             raise RuntimeError("nothing recorded: call reset() first")
-        a = self._base.unwrapped_engine.num_agents
-        return Trajectory(raw=np.stack(self._raw), actions=np.asarray(self._actions, np.float32).reshape(-1, a, 2),
-                          rewards=np.asarray(self._rewards, np.float32).reshape(-1, a), cars=self._cars,
+        a, t = self._base.unwrapped_engine.num_agents, len(self._actions)
+        return Trajectory(raw=np.stack(self._raw), actions=np.asarray(self._actions, np.float32).reshape(t, a, 2),
+                          rewards=np.asarray(self._rewards, np.float32).reshape(t, a), cars=self._cars,
                           scenario=self._base.scenario.name, config=_json_config(self._base.config),
                           course=self._course, initial_state=self._initial, seed=self._seed)
 

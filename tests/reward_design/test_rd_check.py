@@ -38,7 +38,8 @@ def test_presets_pass_on_states_from_a_real_rollout():
 
 
 def test_syntax_error_names_line_7():
-    source = GOOD.replace("    return current.progress - previous.progress", "    return current.progress -")
+    source = '"""A reward."""\n# progress only\n' + GOOD.replace("    return current.progress - previous.progress",
+                                                               "    return current.progress -")
     assert source.splitlines()[6].strip() == "return current.progress -"
     result = _check(source)
     assert not result.ok and "line 7" in result.message and "SyntaxError" in result.message

@@ -79,13 +79,16 @@ def test_user_file_in_env_equals_rescore(speed_file):
 
 def test_add_mode_adds_to_the_builtin(speed_file):
     plain = trackfield.make("race_time_trial")
-    added = trackfield.make("race_time_trial", reward=speed_file, reward_mode="add")
+    path = speed_file.replace("speed.py", "speed_only.py")
+    with open(path, "w") as f:
+        f.write(SPEED_FILE.replace('"progress": 2.0', '"speed_gain": 2.0').replace("def progress(", "def speed_gain("))
+    added = trackfield.make("race_time_trial", reward=path, reward_mode="add")
     plain.reset(seed=1), added.reset(seed=1)
     for _ in range(5):
         a = np.array([0.6, 0.0], np.float32)
         _, r0, _, _, i0 = plain.step(a)
         _, r1, _, _, i1 = added.step(a)
-    assert r1 == pytest.approx(r0 + i1["reward_components"]["speed"] + i1["reward_components"]["progress"], rel=1e-5)
+    assert r1 == pytest.approx(r0 + i1["reward_components"]["speed"] + i1["reward_components"]["speed_gain"], rel=1e-5)
     assert "off_course_sq" in i1["reward_components"]
 
 
