@@ -70,7 +70,8 @@ void write_race_state(const RaceWorld& w, const RaceConfig& cfg, double* out) {
     o[k++] = c.vx * 3.6f;
     o[k++] = c.vy * 3.6f;
     for (int j = 0; j < n; ++j) o[kRaceStateScalars + j] = w.contact[i][j];
-    for (int j = 0; j < n; ++j) o[kRaceStateScalars + n + j] = along[j] - along[i];
+    // 0 to itself and to cars of other groups (they never meet): terms summed over cars need no mask.
+    for (int j = 0; j < n; ++j) o[kRaceStateScalars + n + j] = group_of(cfg, j) == group_of(cfg, i) ? along[j] - along[i] : 0.0f;
   }
 }
 

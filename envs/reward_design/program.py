@@ -44,21 +44,25 @@ class RewardProgram:
         return RewardProgram(self.names, self.functions, merged, self.path, self.source)
 
     def components(self, current, previous, course) -> np.ndarray:
-        """Unweighted components, (N, K) float64."""
+        """Unweighted components, (N, K) float64 (a column-major view)."""
+        return self._rows(current, previous, course).T
+
+    def _rows(self, current, previous, course) -> np.ndarray:
         n = len(current)
-        out = np.empty((n, len(self.names)), dtype=np.float64)
+        rows = np.empty((len(self.names), n), dtype=np.float64)  # one contiguous row per component
         for k, (name, fn) in enumerate(zip(self.names, self.functions)):
-            value = np.asarray(fn(current, previous, course), dtype=np.float64)
+            value = np.asarray(fn(current, previous, course))
             if value.shape not in ((n,), (n, 1)):
                 raise RewardFileError(f"{self.path}: component {name!r} returned shape {value.shape}; "
                                       f"it must return one float per car, shape ({n},) or ({n}, 1)")
-            out[:, k] = value.reshape(n)
-        return out
+            rows[k] = value.reshape(n)
+        return rows
 
     def __call__(self, current, previous, course):
-        parts = self.components(current, previous, course)
-        parts *= self.weights
-        return parts.sum(axis=1), parts
+        rows = self._rows(current, previous, course)
+        totals = self.weights @ rows
+        rows *= self.weights[:, None]
+        return totals, rows.T
 
     def __repr__(self):
         return f"RewardProgram({self.path!r}, {self.weight_dict})"

@@ -76,7 +76,8 @@ class CarState:
     contact_s: np.ndarray           # (N,) float s: cumulative time touching another car
     contact: np.ndarray             # (N, C) int: class of contact with car j of its world during the last step:
                                     #   0 none, 1 this car ran into j from behind, 2 j ran into this car from behind, 3 side/other
-    distance: np.ndarray            # (N, C) float m: signed centre-line distance to car j of its world, + when j is ahead
+    distance: np.ndarray            # (N, C) float m: signed centre-line distance to car j of its world, + when j is ahead;
+                                    #   0 to itself and to cars of other groups
     others: np.ndarray              # (N, C) int: index of car j of the same world on this state's car axis
                                     #   (x[others] gathers a field of every car of the world per row)
     steering: np.ndarray            # (N,) float: steering command applied, -1..1, + left
@@ -141,10 +142,11 @@ def car_state_from_raw(raw: np.ndarray, cars: int) -> CarState:
     out, col = {}, 0
     for name, width, dtype in RAW_FIELDS:
         block = rows[:, col] if width == 1 else rows[:, col:col + width]
-        out[name] = block if dtype is np.float32 and block.dtype == np.float32 else block.astype(dtype)
+        # Contiguous copies: reward code reads whole columns, which strided views of the rows make slow.
+        out[name] = np.ascontiguousarray(block, dtype=dtype)
         col += width
     out["contact"] = rows[:, RAW_SCALARS:RAW_SCALARS + cars].astype(np.int32)
-    out["distance"] = rows[:, RAW_SCALARS + cars:]
+    out["distance"] = np.ascontiguousarray(rows[:, RAW_SCALARS + cars:], dtype=np.float32)
     index = np.arange(n)
     out["world"] = index // cars
     out["car"] = index % cars
