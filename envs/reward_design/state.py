@@ -137,16 +137,21 @@ def car_state_from_raw(raw: np.ndarray, cars: int) -> CarState:
     (worlds, cars * (RAW_SCALARS + 2 * cars)) or one world's flat row."""
     raw = np.asarray(raw)
     row = RAW_SCALARS + 2 * cars
-    rows = raw.reshape(-1, row)
-    n = rows.shape[0]
+    # One transposed copy: every field is then a contiguous row (or block of rows) of it,
+    # the layout column-wise reward code reads fastest; (N, k) fields are its transposes.
+    return car_state_from_columns(np.ascontiguousarray(raw.reshape(-1, row).T, dtype=np.float32), cars)
+
+
+def car_state_from_columns(cols: np.ndarray, cars: int) -> CarState:
+    """The CarState of engine rows already transposed: ``cols`` (row length, N)."""
+    n = cols.shape[1]
     out, col = {}, 0
     for name, width, dtype in RAW_FIELDS:
-        block = rows[:, col] if width == 1 else rows[:, col:col + width]
-        # Contiguous copies: reward code reads whole columns, which strided views of the rows make slow.
-        out[name] = np.ascontiguousarray(block, dtype=dtype)
+        block = cols[col] if width == 1 else cols[col:col + width].T
+        out[name] = block if dtype is np.float32 else block.astype(dtype)
         col += width
-    out["contact"] = rows[:, RAW_SCALARS:RAW_SCALARS + cars].astype(np.int32)
-    out["distance"] = np.ascontiguousarray(rows[:, RAW_SCALARS + cars:], dtype=np.float32)
+    out["contact"] = cols[RAW_SCALARS:RAW_SCALARS + cars].T.astype(np.int32)
+    out["distance"] = cols[RAW_SCALARS + cars:].T
     index = np.arange(n)
     out["world"] = index // cars
     out["car"] = index % cars

@@ -10,7 +10,8 @@ import gymnasium as gym
 import numpy as np
 
 import trackfield
-from trackfield.reward_design.state import RAW_SCALARS, CarState, Course, car_state_from_raw, course_of_env
+from trackfield.reward_design.state import (RAW_SCALARS, CarState, Course, car_state_from_columns, car_state_from_raw,
+                                           course_of_env)
 
 FORMAT_VERSION = 1
 
@@ -55,7 +56,10 @@ class Trajectory:
         """(previous, current) CarStates of all steps at once: car axis T x cars, step by step."""
         cache = self.__dict__.get("_transitions")
         if cache is None:
-            cache = (car_state_from_raw(self.raw[:-1], self.cars), car_state_from_raw(self.raw[1:], self.cars))
+            cols = np.ascontiguousarray(self.raw.reshape(-1, self.raw.shape[1] // self.cars).T)  # one transpose for both
+            split = self.steps * self.cars
+            cache = (car_state_from_columns(cols[:, :split], self.cars),
+                     car_state_from_columns(cols[:, self.cars:], self.cars))
             self.__dict__["_transitions"] = cache
         return cache
 
