@@ -186,25 +186,33 @@ def rescore(trajectory: Trajectory, program):
     return totals.reshape(t, n), parts.reshape(t, n, -1)
 
 
-def replay(trajectory: Trajectory, render_width: int | None = None, check: bool = True):
-    """Re-simulates a trajectory from its initial state and actions. Returns the env
-    after the last step and, with ``render_width``, the list of rendered frames (one per
-    step, the first after reset). With ``check`` raises RuntimeError if a state row
-    differs from the recorded one (bitwise)."""
+def replay(trajectory: Trajectory, render_width: int | None = None, check: bool = True, steps: int | None = None,
+           frame=None, sink=None):
+    """Re-simulates a trajectory from its initial state and actions (its first ``steps``
+    steps, default all). Returns the env after the last step and the frames: one per
+    state (the first after reset) from ``frame(env)`` or, with ``render_width``, the
+    env's render; ``sink``, a list, collects them instead of a new one. With ``check``
+    raises RuntimeError at the first state row that differs from the recording (bitwise)."""
+    steps = trajectory.steps if steps is None else steps
+    if not 0 <= steps <= trajectory.steps:
+        raise ValueError(f"steps={steps} outside the trajectory's 0..{trajectory.steps}")
     config = dict(trajectory.config)
     if render_width is not None:
         config.update(render_mode="rgb_array", render_width=render_width)
+        frame = frame or (lambda e: e.render())
     env = trackfield.make(trajectory.scenario, **config)
     env.reset(options={"state": trajectory.initial_state})
     engine = env.unwrapped.unwrapped_engine
-    frames = [env.render()] if render_width is not None else None
-    for t in range(trajectory.steps):
+    frames = sink if sink is not None else ([] if frame is not None else None)
+    if frame is not None:
+        frames.append(frame(env))
+    for t in range(steps):
         action = trajectory.actions[t]
         env.step(action[0] if len(action) == 1 else action)
         if check and not np.array_equal(engine.world_info[0, 1:].astype(np.float32), trajectory.raw[t + 1]):
             raise RuntimeError(f"replay diverged from the recording at step {t + 1}")
-        if frames is not None:
-            frames.append(env.render())
+        if frame is not None:
+            frames.append(frame(env))
     return env, frames
 
 
