@@ -15,6 +15,8 @@ from trackfield.reward_design.program import RewardFileError, RewardProgram, loa
 from trackfield.reward_design.state import CarState, Course, api_doc, api_source, course_of, course_of_env
 from trackfield.reward_design.trajectory import (Trajectory, TrajectoryRecorder, load_trajectory, replay, rescore)
 from trackfield.reward_design import prompts
+from trackfield.reward_design.clips import export_clips
+from trackfield.reward_design.diagnostics import DiagnosticsCallback, correlation_runs, evaluate, play
 
 PRESETS = os.path.join(os.path.dirname(__file__), "presets")
 
@@ -32,4 +34,5 @@ __all__ = ["CarState", "Course", "api_source", "api_doc", "course_of", "course_o
            "sample_course", "Trajectory", "TrajectoryRecorder", "load_trajectory", "rescore", "replay",
            "PreferenceSet", "Window", "tac", "top_n", "tac_accuracy", "all_pairs", "bradley_terry", "BradleyTerry",
            "tune_weights", "window_returns", "OpenAICompatible", "ModelCallError", "Comparison", "two_stage",
-           "prompts", "preset", "PRESETS"]
+           "prompts", "preset", "PRESETS", "export_clips", "DiagnosticsCallback", "evaluate", "correlation_runs",
+           "play"]
