@@ -141,3 +141,27 @@ weights = {"progress": 1.0, "offset": 1.0}
     assert after > 0.999 and after >= before
     assert weights["progress"] / weights["offset"] == pytest.approx(6.0, rel=0.02)
     assert weights["progress"] == pytest.approx(3.0, rel=0.02)  # the least-squares scale
+
+
+def test_bradley_terry_ranks_four_ai_paces_from_scripted_judge_on_real_clips(tmp_path):
+    """Four drivers (the built-in AI capped at four throttle levels) race the same start;
+    ScriptedJudge (TEST DOUBLE: prefers the car that got further) judges all pairs of clips."""
+    import trackfield
+    from trackfield.reward_design import TrajectoryRecorder, export_clips
+    from trackfield.reward_design.testing import ScriptedJudge
+
+    trajs = []
+    for cap in (0.25, 0.5, 0.75, 1.0):
+        env = TrajectoryRecorder(trackfield.make("race_time_trial", race_state=True))
+        env.reset(seed=5)
+        for _ in range(40):
+            action = np.asarray(env.unwrapped.ai_action(), np.float32).copy()
+            action[0] = min(action[0], cap)
+            env.step(action)
+        trajs.append(env.trajectory())
+    judge, outcomes = ScriptedJudge(), []
+    for a, b in all_pairs(4):
+        comparison = export_clips(trajs[a], trajs[b], tmp_path / f"{a}{b}", clip_s=3.0, size=(160, 90))
+        outcomes.append((a, b) if judge(comparison) == "A" else (b, a))
+    bt = bradley_terry(4, outcomes)
+    assert bt.best == 3 and (np.diff(bt.scores) > 0).all()
