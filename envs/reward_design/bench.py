@@ -87,6 +87,15 @@ def main(argv=None):
             print(f"vector race_field 64 envs x 20 cars, {label}: {rates[label]:.0f} env-steps/s")
         print(f"file / built-in: {rates['10-component file'] / rates['built-in']:.2f}")
 
+        from trackfield.reward_design import export_clips
+
+        a, b = record(300, seed=1), record(300, seed=2)
+        t0 = time.perf_counter()
+        comparison = export_clips(a, b, os.path.join(tmp, "clips"))
+        t = time.perf_counter() - t0
+        frames = 2 * 150 * len(comparison.strips_a)
+        print(f"export_clips 640 x 360: {frames / t:.0f} frames/s ({frames} frames of two races, mp4 + strips + states)")
+
 
 if __name__ == "__main__":
     main()
