@@ -190,6 +190,11 @@ class RacingEnv(BatchEnv):
             reward = self._race_hook.single_step(reward, info)
         return obs, reward, terminated, truncated, info
 
+    def set_state(self, state: bytes) -> None:
+        super().set_state(state)
+        if self._race_hook is not None:  # the next step's reward compares with the restored state
+            self._race_hook.previous = self._race_hook.state(self._engine.world_info[0, 1:].astype("float32"))
+
     def ai_action(self):
         """The action the built-in AI at full skill would take for the agent's car now
         (``[throttle/brake, steering]``; ``(agents, 2)`` with several agents)."""

@@ -184,3 +184,17 @@ def _with(state, **changes):
     import dataclasses
 
     return dataclasses.replace(state, **changes)
+
+
+def test_reward_file_after_set_state_matches_an_uninterrupted_run(speed_file):
+    env = trackfield.make("race_1v3", reward=speed_file)
+    env.reset(seed=7)
+    for _ in range(3):
+        env.step(np.array([0.4, 0.0], np.float32))
+    snap = env.get_state()
+    _, expected, _, _, _ = env.step(np.array([0.4, 0.1], np.float32))
+    env.reset(seed=8)
+    env.step(np.array([0.4, 0.0], np.float32))
+    env.set_state(snap)
+    _, got, _, _, _ = env.step(np.array([0.4, 0.1], np.float32))
+    assert got == expected
