@@ -5,11 +5,12 @@ import re
 
 import trackfield
 import trackfield.football.env as football_env
+import trackfield.racing.features as racing_features
 from trackfield import _engine
 
 
 def test_doctests_pass():
-    for module in (trackfield, football_env):
+    for module in (trackfield, football_env, racing_features):
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert result.failed == 0, f"{module.__name__}: {result.failed} doctest(s) failed"
         assert result.attempted > 0

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "bindings/buffers.h"
+#include "bindings/info.h"
 #include "common/batch.h"
 
 namespace trackfield::bindings {
@@ -52,6 +53,8 @@ template <typename Domain>
 struct PyBatch {
   py::dict arrays;
   std::unique_ptr<Batch<Domain>> batch;
+  InfoBuilder info;
+  BatchBuffers buffers;  // raw views of `arrays`, for info_one
 };
 
 template <typename T>
@@ -104,6 +107,8 @@ std::unique_ptr<PyBatch<Domain>> make_batch(const typename Domain::Config& cfg, 
     if (!kept.contains(item.first))
       throw py::value_error("buffers: unknown buffer '" + std::string(py::str(item.first)) + "'");
   pb->batch = std::make_unique<Batch<Domain>>(cfg, num_envs, num_threads, autoreset, b);
+  pb->info = InfoBuilder(l.world_info, l.agent_info, l.reward_components);
+  pb->buffers = b;
   return pb;
 }
 
@@ -136,6 +141,17 @@ py::class_<PyBatch<Domain>> bind_batch(py::module_& m, const char* doc) {
         py::gil_scoped_release release;
         pb.batch->step();
       }, "Steps every world with the actions buffer; writes all outputs in place.")
+      .def("info_one", [](P& pb, int i, bool final) {
+        const BatchLayout& l = pb.batch->layout();
+        if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("info_one: world index out of range");
+        if (l.num_agents != 1) throw py::value_error("info_one: the world has several agent slots");
+        const size_t w = fields_size(l.world_info), g = fields_size(l.agent_info), k = l.reward_components.size();
+        const BatchBuffers& b = pb.buffers;
+        return pb.info.build((final ? b.final_world_info : b.world_info) + i * w,
+                             g ? (final ? b.final_agent_info : b.agent_info) + i * g : nullptr,
+                             b.reward_components + i * k);
+      }, py::arg("index"), py::arg("final") = false,
+         "info of one-agent world `index` (its final info after an autoreset if `final`), as a dict.")
       .def("get_state", [](P& pb, int i) { return py::bytes(pb.batch->get_state(i)); }, py::arg("index") = 0)
       .def("set_state", [](P& pb, int i, py::bytes state) { pb.batch->set_state(i, std::string(state)); },
            py::arg("index"), py::arg("state"));

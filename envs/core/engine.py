@@ -289,17 +289,17 @@ class BatchEngine:
     def info_of(self, i: int, final: bool = False) -> dict:
         """``info`` of world i: its info fields and reward components (per agent as arrays
         when it has several agents), plus ``live`` when agents may come and go."""
+        if self.num_agents == 1:  # every single-env step: built in C++ in one call
+            info = self.batch.info_one(i, final)
+            if self.constant_info:
+                info.update(self.constant_info)
+            return info
         world = self.final_world_info if final else self.world_info
         agent = self.final_agent_info if final else self.agent_info
         info = self.world_info_fields.one(world[i])
         comps = self.reward_components[i]
-        if self.num_agents == 1:
-            if self.agent_info_fields.size:
-                info.update(self.agent_info_fields.one(agent[i, 0]))
-            info["reward_components"] = dict(zip(self.reward_component_names, comps[0].tolist()))
-        else:
-            info.update(self.agent_info_fields.many(agent[i]))
-            info["reward_components"] = {name: comps[:, k].copy() for k, name in enumerate(self.reward_component_names)}
+        info.update(self.agent_info_fields.many(agent[i]))
+        info["reward_components"] = {name: comps[:, k].copy() for k, name in enumerate(self.reward_component_names)}
         if self.constant_info:
             info.update(self.constant_info)
         return info

@@ -28,6 +28,10 @@ class BatchEnv(gym.Env):
         self._num_agents = engine.num_agents
         self._plain_obs = engine.obs[0, 0] if engine.num_agents == 1 and engine.obs_fields is None else None
         self._rewards = engine.rewards[0]
+        # One continuous agent: a float32 array of the right shape is copied straight in and
+        # range-checked by the engine's step (C++); only a failure takes the Python check,
+        # which names the agent.
+        self._box_actions = engine.actions[0, 0] if engine.num_agents == 1 and not engine.discrete else None
         self._needs_reset = True
         self._ever_reset = False
         self._window = None
@@ -92,9 +96,18 @@ class BatchEnv(gym.Env):
     def step(self, action):
         if self._needs_reset:
             raise RuntimeError("step() called before reset() or after the episode ended; call reset()")
-        self._set_action(action)
         eng = self._engine
-        eng.batch.step()
+        box = self._box_actions
+        if box is not None and type(action) is np.ndarray and action.dtype == np.float32 and action.shape == box.shape:
+            box[...] = action
+            try:
+                eng.batch.step()
+            except ValueError:
+                self._set_action(action)  # raises the error that names the agent
+                raise
+        else:
+            self._set_action(action)
+            eng.batch.step()
         terminated = bool(eng.terminated[0])
         truncated = bool(eng.truncated[0])
         self._needs_reset = terminated or truncated

@@ -16,6 +16,7 @@ True
 """
 from trackfield.racing.config import RacingConfig
 from trackfield.racing.env import RacingEnv
+from trackfield.racing.features import feature_index, feature_layout
 from trackfield.racing.evaluation import RaceResult, evaluate_race, summarize, thresholds_from
 from trackfield.racing.launches import RecordedLaunches
 from trackfield.racing.raceline import minimum_curvature_line
@@ -33,7 +34,7 @@ from trackfield.racing.track_generator import generate_track
 
 __all__ = [
     "RaceResult", "RacingConfig", "RacingEnv", "RecordedLaunches", "Section", "Track", "TrackFileError", "build_track",
-    "car_names", "car_params", "evaluate_race", "generate_track", "list_racing_scenarios", "list_tracks",
+    "car_names", "car_params", "evaluate_race", "feature_index", "feature_layout", "generate_track", "list_racing_scenarios", "list_tracks",
     "load_raceline", "load_racing_scenario", "load_track", "minimum_curvature_line", "racing_line",
     "reference_lap", "reference_lap_details", "save_track_json", "summarize", "thresholds_from",
 ]
