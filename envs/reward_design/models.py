@@ -22,8 +22,9 @@ class ModelCallError(RuntimeError):
 
 @dataclass(frozen=True)
 class Comparison:
-    """Two agents' clips for a judge: A's and B's clip files (mp4 and frame-strip
-    PNGs), per-frame state files, and the variable table of ``api_doc()``."""
+    """Two agents' clips for a judge: the side-by-side mp4s (A left; ``clips_a`` and
+    ``clips_b`` list the same files), each side's frame-strip PNGs and per-frame state
+    files (JSON lines), and the variable table of ``api_doc()``."""
 
     clips_a: tuple = ()
     clips_b: tuple = ()
