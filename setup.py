@@ -49,6 +49,7 @@ setup(
         "trackfield.football",
         "trackfield.racing",
         "trackfield.driving",
+        "trackfield.reward_design",
         "trackfield.scenarios",
         "trackfield.scenarios.football",
         "trackfield.scenarios.racing",

@@ -10,6 +10,7 @@
 #include "bindings/batch.h"
 #include "racing/batch.h"
 #include "racing/obs.h"
+#include "racing/race_state.h"
 #include "racing/step.h"
 
 namespace py = pybind11;
@@ -39,6 +40,7 @@ void bind_racing_batch(py::module_& m) {
   py::list names;
   for (const char* n : rc::kComponentNames) names.append(n);
   m.attr("REWARD_COMPONENTS") = names;
+  m.attr("RACE_STATE_SCALARS") = rc::kRaceStateScalars;
 
   py::class_<rc::RacingLine, std::shared_ptr<rc::RacingLine>>(m, "RacingLine",
       "The AI's racing line with its grip-limited speed profile (built by build_racing_line).")
@@ -121,6 +123,7 @@ void bind_racing_batch(py::module_& m) {
       .def_readwrite("pixel_metres", &Cfg::pixel_metres)
       .def_readwrite("passing_behind_m", &Cfg::passing_behind_m)
       .def_readwrite("passing_ahead_m", &Cfg::passing_ahead_m)
+      .def_readwrite("race_state", &Cfg::race_state)
       .def("set_weights", [](Cfg& c, const std::vector<float>& w) {
         if (static_cast<int>(w.size()) != rc::kNumComponents) throw py::value_error("one weight per reward component");
         for (int k = 0; k < rc::kNumComponents; ++k) c.weight[k] = w[k];
@@ -135,16 +138,18 @@ void bind_racing_batch(py::module_& m) {
 
   using PyRacingBatch = PyBatch<rc::RacingDomain>;
   bind_batch<rc::RacingDomain>(m, "A batch of racing worlds stepped in C++ over a thread pool.")
-      .def("render", [](PyRacingBatch& pb, int i, int width) {
+      .def("render", [](PyRacingBatch& pb, int i, int width, int height) {
         if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
         if (width < 96 || width > 4096) throw py::value_error("width must be in [96, 4096]");
+        if (height != 0 && (height < 54 || height > 4096)) throw py::value_error("height must be 0 or in [54, 4096]");
         const rc::RaceConfig& cfg = pb.batch->config();
         int car = cfg.num_agents() > 0 ? cfg.agent_car(0) : 0;
-        int height = width * 3 / 4;
+        if (height == 0) height = width * 3 / 4;
         py::array_t<uint8_t> img({height, width, 3});
         rc::draw_chase_view(pb.batch->world(i), cfg, car, img.mutable_data(), width, height, 3, 160.0f);
         return img;
-      }, py::arg("index") = 0, py::arg("width") = 480, "An RGB chase view of world `index`'s first agent.")
+      }, py::arg("index") = 0, py::arg("width") = 480, py::arg("height") = 0,
+         "An RGB chase view of world `index`'s first agent (height 0: 3/4 of the width).")
       .def("cars", [](PyRacingBatch& pb, int i) {
         if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
         const rc::RaceConfig& cfg = pb.batch->config();

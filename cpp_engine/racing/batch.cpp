@@ -8,6 +8,7 @@
 
 #include "common/snapshot.h"
 #include "racing/obs.h"
+#include "racing/race_state.h"
 #include "racing/step.h"
 
 template class trackfield::Batch<trackfield::racing::RacingDomain>;
@@ -80,6 +81,9 @@ BatchLayout RacingDomain::layout(const Config& cfg) {
       per_agent(cfg, "penalty_s", "float32", 0, big, "slow-down penalty time given"),
   };
   l.world_info = {{"time_s", {}, "float32", 0, big, "race time"}};
+  if (cfg.race_state)
+    l.world_info.push_back({"race_state", {race_state_size(cfg)}, "float32", -big, big,
+                            "every car's state, rows of trackfield.reward_design.state.RAW_FIELDS"});
   l.agent_info = {
       {"lap", {}, "int32", -1, 1 << 20, "start-line crossings since the start"},
       {"progress_m", {}, "float32", -big, big, "centre-line distance covered since the start"},
@@ -202,6 +206,7 @@ constexpr int kAgentInfoSize = 24;  // the agent_info entries above, flattened
 
 void RacingDomain::write_info(const World& w, const Config& cfg, double* world_info, double* agent_info) {
   world_info[0] = w.time_s;
+  if (cfg.race_state) write_race_state(w, cfg, world_info + 1);
   int place[kMaxCars];
   race_places(w, cfg, place);
   for (int a = 0; a < cfg.num_agents(); ++a) {

@@ -88,6 +88,8 @@ struct RaceConfig {
   Observation observation = Observation::kFeatures;
   int pixel_width = 96, pixel_height = 96;
   float pixel_metres = 120.0f;  // width of the chase view on the ground
+  // Every car's full state in world_info["race_state"] (trackfield.reward_design.CarState).
+  bool race_state = false;
 
   // Rewards: total = sum_k weight[k] * scale[section][k] * component[k].
   float weight[kNumComponents] = {};

@@ -215,6 +215,10 @@ void step_world(RaceWorld& w, const RaceConfig& cfg, const float* actions) {
     }
   }
   if (cfg.penalties) penalise_contacts(w, cfg);
+  for (int i = 0; i < n; ++i) {
+    std::memmove(w.steer_history[i] + 1, w.steer_history[i], sizeof(float) * (kSteerHistory - 1));
+    w.steer_history[i][0] = w.car[i].steer_input;
+  }
   w.steps += 1;
   compute_rewards(w, cfg);
   w.terminated = episode_finished(w, cfg);

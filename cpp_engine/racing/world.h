@@ -13,6 +13,7 @@
 namespace trackfield::racing {
 
 constexpr int kObservationRing = 4;  // control periods of observed states kept for observation delays
+constexpr int kSteerHistory = 10;    // control periods of applied steering kept for reward code (race_state)
 
 // What an observation reads of one car: its physics state plus race flags, as of the
 // moment the observation describes (observation_delay_steps before now).
@@ -59,6 +60,9 @@ struct RaceWorld {
 
   // The previous control step's values, for the rewards of s -> s'.
   float prev_progress[kMaxCars], prev_off_time[kMaxCars], prev_wall_time[kMaxCars];
+  // Steering command applied in each of the last kSteerHistory control periods, newest
+  // first: reward code penalises sawing at the wheel from it (trackfield.reward_design).
+  float steer_history[kMaxCars][kSteerHistory];
   float reward[kMaxCars];
   float components[kMaxCars][kNumComponents];
 

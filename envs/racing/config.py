@@ -39,7 +39,9 @@ class RacingConfig:
     crossings: str = "error"
     car: str = "gt3"
     observation: str = "features"
-    reward: object = None         # preset name or {component: weight}; None: the scenario's preset
+    reward: object = None         # preset name, {component: weight} or a reward .py file; None: the scenario's preset
+    reward_mode: str = "replace"  # a reward file's total replaces the built-in reward, or is "add"ed to it
+    race_state: bool = False      # info["race_state"]: every car's trackfield.reward_design.CarState
     off_course_rule: str = "three_tyres"
     allow_reverse: bool = False
     penalties: Optional[bool] = None  # slow-down penalties; None: the scenario's (on in race_field)
@@ -66,6 +68,8 @@ class RacingConfig:
         check_choice("off_course_rule", self.off_course_rule, OFF_COURSE_RULES)
         check_choice("crossings", self.crossings, ("error", "bridge"))
         check_bool("allow_reverse", self.allow_reverse)
+        check_bool("race_state", self.race_state)
+        check_choice("reward_mode", self.reward_mode, ("replace", "add"))
         if self.penalties is not None:
             check_bool("penalties", self.penalties)
         for name in ("action_delay_s", "observation_delay_s"):
@@ -114,8 +118,19 @@ class RacingConfig:
         if self.track is not None and not isinstance(self.track, (str, os.PathLike)) and not hasattr(self.track, "to_engine"):
             raise TypeError(f"track must be a name, a path or a loaded Track, got {self.track!r}")
 
+    @property
+    def reward_file(self):
+        """The reward .py file named by ``reward``, or None."""
+        reward = self.reward
+        if isinstance(reward, os.PathLike) or (isinstance(reward, str) and reward.endswith(".py")):
+            return os.fspath(reward)
+        return None
+
     def weights(self, default_preset: str = "race") -> dict:
-        """{component: weight} of ``reward`` (a preset name or a dict)."""
+        """{component: weight} of the built-in reward: of ``reward`` (a preset name or a
+        dict); with a reward file, none ("replace") or the scenario's preset ("add")."""
+        if self.reward_file is not None:
+            return dict(REWARD_PRESETS[default_preset]) if self.reward_mode == "add" else {}
         reward = default_preset if self.reward is None else self.reward
         if isinstance(reward, str):
             if reward not in REWARD_PRESETS:

@@ -140,6 +140,7 @@ def engine_config(scenario: RaceScenario, config: RacingConfig):
         row = [float(scales.get(c, 1.0)) for c in COMPONENTS]
         cfg.set_section_scale(section_ids[name], row)
     cfg.passing_behind_m, cfg.passing_ahead_m = config.passing_window
+    cfg.race_state = config.race_state or config.reward_file is not None
     return cfg, track
 
 

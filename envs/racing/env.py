@@ -8,6 +8,15 @@ from trackfield.racing.engine import make_engine
 from trackfield.racing.scenarios import load_racing_scenario
 
 
+def race_state_hook(env, cars):
+    """The reward-design hook of an env with ``race_state=True`` or a reward file, else None."""
+    if not env.config.race_state and env.config.reward_file is None:
+        return None
+    from trackfield.reward_design.env_hook import RaceStateHook
+
+    return RaceStateHook(env, cars)
+
+
 class RacingEnv(BatchEnv):
     """Circuit racing in the manner of Gran Turismo Sophy, simulated in C++.
 
@@ -140,7 +149,9 @@ class RacingEnv(BatchEnv):
     | crossings | str | "error" | "bridge" accepts a centre line that crosses itself (Suzuka) |
     | car | str | "gt3" | "road", "gt3" or "prototype" |
     | observation | str | "features" | "features", "track_points" or "pixels" |
-    | reward | str or dict | the scenario's | "time_trial", "race" or {component: weight} |
+    | reward | str or dict | the scenario's | "time_trial", "race", {component: weight} or a reward `.py` file (`trackfield.reward_design`) |
+    | reward_mode | str | "replace" | a reward file's total replaces the built-in reward or is "add"ed to it; its weighted parts go to `reward_components` |
+    | race_state | bool | False | `info["race_state"]`: every car's `trackfield.reward_design.CarState` |
     | off_course_rule | str | "three_tyres" | "three_tyres" (GT Sophy) or "any_tyre" |
     | allow_reverse | bool | False | brake held at a standstill engages reverse |
     | penalties | bool | the scenario's (on in race_field) | slow-down penalties: 1 s per second off course above 100 km/h, 2 s per unsporting contact, served on straights at 100 km/h |
@@ -165,6 +176,24 @@ class RacingEnv(BatchEnv):
         engine = make_engine(self.scenario, self.config, num_envs=1, num_threads=1, autoreset=False)
         self.track = engine.track
         self._attach(engine, self.config.render_mode, self.config.render_width)
+        self._race_hook = race_state_hook(self, self.num_cars)
+
+    def reset(self, *, seed=None, options=None):
+        obs, info = super().reset(seed=seed, options=options)
+        if self._race_hook is not None:
+            self._race_hook.single_reset(info)
+        return obs, info
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = super().step(action)
+        if self._race_hook is not None:
+            reward = self._race_hook.single_step(reward, info)
+        return obs, reward, terminated, truncated, info
+
+    def set_state(self, state: bytes) -> None:
+        super().set_state(state)
+        if self._race_hook is not None:  # the next step's reward compares with the restored state
+            self._race_hook.previous = self._race_hook.state(self._engine.world_info[0, 1:].astype("float32"))
 
     def ai_action(self):
         """The action the built-in AI at full skill would take for the agent's car now

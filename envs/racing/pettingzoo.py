@@ -1,10 +1,13 @@
 """RacingParallelEnv: racing as a PettingZoo ``ParallelEnv``, one agent per controlled car."""
 from __future__ import annotations
 
+import numpy as np
+
 from trackfield.core.config import config_from_kwargs
 from trackfield.core.pettingzoo import BatchParallelEnv
 from trackfield.racing.config import RacingConfig
 from trackfield.racing.engine import make_engine
+from trackfield.racing.env import race_state_hook
 from trackfield.racing.scenarios import load_racing_scenario
 
 
@@ -36,6 +39,20 @@ class RacingParallelEnv(BatchParallelEnv):
         self.track = engine.track
         names = [f"car_{i}" for i in range(engine.num_agents)]
         self._attach(engine, names, self.config.render_mode, self.config.render_width)
+        self._race_hook = race_state_hook(self, self.config.groups * self.scenario.cars)
+
+    def reset(self, seed=None, options=None):
+        observations, infos = super().reset(seed=seed, options=options)
+        if self._race_hook is not None:
+            self._race_hook.parallel_reset(infos, self._index)
+        return observations, infos
+
+    def step(self, actions):
+        observations, rewards, terminations, truncations, infos = super().step(actions)
+        if self._race_hook is not None:
+            raw = self._engine.world_info[0, 1:].astype(np.float32)
+            rewards = self._race_hook.parallel_step(rewards, infos, self._index, raw)
+        return observations, rewards, terminations, truncations, infos
 
 
 __all__ = ["RacingParallelEnv"]

@@ -6,6 +6,7 @@ from trackfield.core.engine import default_threads
 from trackfield.core.vector import BatchVectorEnv
 from trackfield.racing.config import RacingConfig
 from trackfield.racing.engine import make_engine
+from trackfield.racing.env import race_state_hook
 from trackfield.racing.scenarios import load_racing_scenario
 
 
@@ -31,6 +32,19 @@ class RacingVectorEnv(BatchVectorEnv):
                              num_threads=min(num_threads, num_envs), autoreset=True)
         self.track = engine.track
         self._attach(engine, self.config.render_mode, self.config.render_width)
+        self._race_hook = race_state_hook(self, self.config.groups * self.scenario.cars)
+
+    def reset(self, *, seed=None, options=None):
+        obs, info = super().reset(seed=seed, options=options)
+        if self._race_hook is not None:
+            self._race_hook.vector_reset(info, self.num_agents)
+        return obs, info
+
+    def step(self, actions):
+        obs, rewards, terminated, truncated, info = super().step(actions)
+        if self._race_hook is not None:
+            rewards = self._race_hook.vector_step(rewards, info, terminated | truncated, self.num_agents)
+        return obs, rewards, terminated, truncated, info
 
 
 __all__ = ["RacingVectorEnv"]

@@ -1,0 +1,101 @@
+"""Reward-design speed: ``python -m trackfield.reward_design.bench``.
+
+Prints car-steps/s of ``rescore`` with gt7_baseline, TAC throughput (10 rewards,
+400 preferences of 150 steps) and a vector env's steps/s with a 10-component reward
+file against the built-in reward. One thread; figures vary with the machine's load.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+
+import numpy as np
+
+import trackfield
+from trackfield.reward_design import PreferenceSet, TrajectoryRecorder, Window, load_reward, preset, rescore, tac
+
+TEN = "import numpy as np\n\n\n" + "\n\n".join(
+    f"def c{k}(current, previous, course):\n    return {expr}\n" for k, expr in enumerate([
+        "current.progress - previous.progress", "-np.abs(current.lateral_offset)", "current.speed_kmh / 100",
+        "-(current.tyre_off_s - previous.tyre_off_s).max(axis=1)", "-(current.wall_s - previous.wall_s)",
+        "-current.car_contact.astype(np.float64)", "-np.abs(current.steering - previous.steering)",
+        "-np.abs(current.heading)", "-np.abs(current.slip_angle).sum(axis=1)", "current.slipstream"])) + \
+    "\n\nweights = {" + ", ".join(f"'c{k}': 1.0" for k in range(10)) + "}\n"
+
+
+def _best(fn, repeat):
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def record(steps: int, seed: int = 0):
+    env = TrajectoryRecorder(trackfield.make("race_field", race_state=True))
+    env.reset(seed=seed)
+    for _ in range(steps):
+        env.step(env.unwrapped.ai_action())
+    return env.trajectory()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--steps", type=int, default=600, help="steps of the recorded 20-car race")
+    parser.add_argument("--vector-steps", type=int, default=100)
+    args = parser.parse_args(argv)
+    traj = record(args.steps)
+    program = load_reward(preset("gt7_baseline"))
+    rescore(traj, program)
+    car_steps = traj.steps * traj.cars
+    t = _best(lambda: rescore(traj, program), 5)
+    print(f"rescore gt7_baseline: {car_steps / t / 1e6:.2f} M car-steps/s ({traj.cars} cars x {traj.steps} steps)")
+    t = _best(lambda: (traj.__dict__.pop("_transitions", None), rescore(traj, program)), 3)
+    print(f"rescore gt7_baseline incl. building the states: {car_steps / t / 1e6:.2f} M car-steps/s")
+
+    rng = np.random.default_rng(0)
+    pairs = []
+    for _ in range(400):
+        a, b = rng.integers(0, traj.cars, 2)
+        sa, sb = rng.integers(0, traj.steps - 150, 2)
+        pairs.append((Window("t", int(a), int(sa), 150), Window("t", int(b), int(sb), 150), int(rng.integers(0, 2))))
+    prefs = PreferenceSet({"t": traj}, pairs)
+    programs = [program.with_weights({n: w * rng.uniform(0.5, 2) for n, w in program.weight_dict.items()})
+                for _ in range(10)]
+    t = _best(lambda: [tac(p, prefs) for p in programs], 3)
+    window_steps = 10 * 400 * 2 * 150
+    print(f"TAC, 10 rewards x 400 preferences of 150 steps: {t:.3f} s, {window_steps / t / 1e6:.2f} M window-steps/s")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "ten.py")
+        with open(path, "w") as f:
+            f.write(TEN)
+        rates = {}
+        for label, kw in (("built-in", {}), ("10-component file", {"reward": path})):
+            env = trackfield.vector.make("race_field", num_envs=64, num_threads=1, **kw)
+            env.reset(seed=0)
+            actions = np.zeros((64, 2), np.float32)
+            for _ in range(5):
+                env.step(actions)
+            t0 = time.perf_counter()
+            for _ in range(args.vector_steps):
+                env.step(actions)
+            rates[label] = args.vector_steps * 64 / (time.perf_counter() - t0)
+            print(f"vector race_field 64 envs x 20 cars, {label}: {rates[label]:.0f} env-steps/s")
+        print(f"file / built-in: {rates['10-component file'] / rates['built-in']:.2f}")
+
+        from trackfield.reward_design import export_clips
+
+        a, b = record(300, seed=1), record(300, seed=2)
+        t0 = time.perf_counter()
+        comparison = export_clips(a, b, os.path.join(tmp, "clips"))
+        t = time.perf_counter() - t0
+        frames = 2 * 150 * len(comparison.strips_a)
+        print(f"export_clips 640 x 360: {frames / t:.0f} frames/s ({frames} frames of two races, mp4 + strips + states)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+"""Clips: whole 15 s clips, trimmed right, state rows matching the frames."""
+import json
+
+import numpy as np
+import pytest
+from rd_fixtures import agent_race
+
+from trackfield.reward_design.clips import export_clips, kept_steps
+
+
+def test_clips_are_150_frames_trimmed_right_with_matching_state_rows(tmp_path):
+    import imageio_ffmpeg
+
+    a = agent_race(seed=3, steps=160, scenario="race_1v3")
+    b = agent_race(seed=4, steps=170, scenario="race_1v3")
+    assert kept_steps(a) == 160  # shorter than a lap and 3 minutes: all of it
+    comparison = export_clips(a, b, tmp_path, size=(320, 180))
+    assert len(comparison.clips_a) == 1  # 161 and 171 frames: one whole clip, the rest dropped
+    frames, _ = imageio_ffmpeg.count_frames_and_secs(comparison.clips_a[0])
+    assert frames == 150
+    for side, traj in (("a", a), ("b", b)):
+        rows = [json.loads(line) for line in open(getattr(comparison, f"states_{side}")[0])]
+        assert [r["step"] for r in rows] == list(range(150))
+        for t in (0, 77, 149):
+            assert rows[t]["progress"] == pytest.approx(float(traj.state(t).progress[0]), abs=1e-3)
+            assert rows[t]["time_s"] == pytest.approx(float(traj.state(t).time_s[0]), abs=1e-3)
+    with open(comparison.strips_a[0], "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_clip_longer_than_trajectory_refused(tmp_path):
+    a = agent_race(seed=1, steps=40, scenario="race_1v3")
+    with pytest.raises(ValueError, match="needs 150"):
+        export_clips(a, a, tmp_path)
