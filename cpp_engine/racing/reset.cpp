@@ -134,7 +134,7 @@ void reset_world(RaceWorld& w, const RaceConfig& cfg, uint64_t seed) {
   for (auto& row : w.seen)
     for (int i = 0; i < cfg.num_cars(); ++i) {
       row[i].car = w.car[i];
-      row[i].progress = 0.0f;
+      row[i].progress = w.start_offset[i];
     }
 }
 

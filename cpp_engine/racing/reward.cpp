@@ -56,13 +56,14 @@ void car_components(const RaceWorld& w, const RaceConfig& cfg, int i, float* out
   int g0 = group_start(cfg, i);
   for (int j = g0; j < g0 + cfg.cars_per_group; ++j) {
     if (j == i) continue;
-    float d0 = w.prev_progress[j] - w.prev_progress[i];
-    float d1 = w.progress[j] - w.progress[i];
+    // Signed centre-line distance to car j, from where each started (rolling starts spread them).
+    float d0 = (w.start_offset[j] + w.prev_progress[j]) - (w.start_offset[i] + w.prev_progress[i]);
+    float d1 = (w.start_offset[j] + w.progress[j]) - (w.start_offset[i] + w.progress[i]);
     if (in_window(cfg, d0) || in_window(cfg, d1)) passing += d0 - d1;
     uint8_t cls = w.contact[i][j];
     if (cls == 0) continue;
     any = 1.0f;
-    if (w.progress[j] > w.progress[i]) {  // hitting a car ahead costs the closing speed squared
+    if (d1 > 0.0f) {  // hitting a car ahead costs the closing speed squared
       float ox, oy;
       velocity_kmh(w.car[j], &ox, &oy);
       rear_end += (vx - ox) * (vx - ox) + (vy - oy) * (vy - oy);

@@ -92,7 +92,7 @@ void snapshot_seen(RaceWorld& w, const RaceConfig& cfg) {
   SeenCar* row = w.seen[w.seen_head];
   for (int i = 0; i < cfg.num_cars(); ++i) {
     row[i].car = w.car[i];
-    row[i].progress = w.progress[i];
+    row[i].progress = w.start_offset[i] + w.progress[i];
     row[i].slipstream = w.slipstream[i];
     row[i].off_course = w.off_course[i];
     bool touching = false;

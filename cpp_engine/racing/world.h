@@ -19,7 +19,7 @@ constexpr int kSteerHistory = 10;    // control periods of applied steering kept
 // moment the observation describes (observation_delay_steps before now).
 struct SeenCar {
   CarState car;
-  float progress;
+  float progress;  // along the centre line from the race's reference point (start offset + distance covered), m
   float slipstream;
   bool off_course;
   bool in_contact;

@@ -247,12 +247,15 @@ def tune_weights(program, reference, trajectories, seed: int = 0, steps: int = 5
     before = corr(program.weights * sd)
     rng = np.random.default_rng(seed)
     v = program.weights * sd + 1e-3 * rng.standard_normal(len(sd))
-    for _ in range(steps):
+    for t in range(steps):
         s = z @ v
         norm = np.linalg.norm(s) + 1e-300
         r = s @ yc / (norm * np.sqrt(len(yc)))
         grad = (z.T @ yc) / (norm * np.sqrt(len(yc))) - r * (z.T @ s) / norm ** 2
-        v = v + lr * grad * np.linalg.norm(v) / (np.linalg.norm(grad) + 1e-300)
+        # Steps of a fixed share of |v| (correlation ignores scale), shrinking to zero so the
+        # ascent settles on the optimum instead of circling it at the step size.
+        step = lr * (1.0 - t / steps)
+        v = v + step * grad * np.linalg.norm(v) / (np.linalg.norm(grad) + 1e-300)
     weights = v / sd
     s = x @ weights
     sc = s - s.mean()

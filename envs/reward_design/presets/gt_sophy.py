@@ -38,9 +38,7 @@ def tyre_slip(current, previous, course):
 
 
 def passing(current, previous, course):
-    # GT Sophy's window is on the difference of distance covered since the start.
-    d0 = previous.progress[previous.others] - previous.progress[:, None]
-    d1 = current.progress[current.others] - current.progress[:, None]
+    d0, d1 = previous.distance, current.distance  # signed centre-line distance to each car
     near = ((d0 >= -PASS_BEHIND_M) & (d0 <= PASS_AHEAD_M)) | ((d1 >= -PASS_BEHIND_M) & (d1 <= PASS_AHEAD_M))
     return np.where(near & _rivals(current), d0 - d1, 0.0).sum(axis=1)
 
@@ -52,7 +50,7 @@ def any_collision(current, previous, course):
 def rear_end(current, previous, course):
     v = current.velocity_kmh[:, :2]
     dv = v[:, None, :] - v[current.others]
-    ahead = current.progress[current.others] > current.progress[:, None]
+    ahead = current.distance > 0.0
     hit = (current.contact != 0) & ahead
     return -np.where(hit, (dv * dv).sum(axis=2), 0.0).sum(axis=1)
 
