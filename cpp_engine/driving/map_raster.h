@@ -1,0 +1,45 @@
+// A map's static top-down picture for the "pixels" observation: which cells are drivable
+// and which are road boundary, rasterised once per map (trackfield.driving builds it only
+// for a pixels config), so that at run time an agent's view only samples it through its
+// own rotation (4096 lookups) instead of filling hundreds of lane quads.
+//
+// Rules: a cell is drivable when its centre lies in a lane quad (any height: the picture is
+// 2-D, overpasses merge). Boundary cells: the map's boundary polylines, plus the edge of
+// the drivable area (a cell whose 3 x 3 neighbourhood holds both drivable and non-drivable
+// cells), so maps without boundary polylines still show their road edges; the boundary is
+// two cells (1 m at the default 0.5 m cell) thick so that a 1 m observation pixel sampling
+// it cannot step over it.
+#ifndef TRACKFIELD_DRIVING_MAP_RASTER_H
+#define TRACKFIELD_DRIVING_MAP_RASTER_H
+
+#include <cstdint>
+#include <vector>
+
+namespace trackfield::driving {
+
+struct Map;
+
+constexpr uint8_t kRasterDrivable = 1, kRasterBoundary = 2;
+constexpr float kRasterCell = 0.5f;          // m per cell, unless the map is too large
+constexpr int64_t kRasterMaxCells = 1 << 24; // larger maps get coarser cells (16 MB at most)
+
+struct MapRaster {
+  float x0 = 0, y0 = 0;  // world point of the corner of cell (0, 0); row r covers y in [y0 + r cell, y0 + (r + 1) cell)
+  float cell = kRasterCell;
+  int cols = 0, rows = 0;
+  std::vector<uint8_t> bits;  // rows x cols, kRasterDrivable | kRasterBoundary
+
+  // The bits of the cell holding world point (x, y); 0 off the picture.
+  uint8_t at(float x, float y) const {
+    const float u = (x - x0) / cell, v = (y - y0) / cell;
+    if (!(u >= 0.0f && v >= 0.0f && u < static_cast<float>(cols) && v < static_cast<float>(rows))) return 0;
+    return bits[static_cast<size_t>(v) * cols + static_cast<size_t>(u)];
+  }
+};
+
+// Rasterises the map's quads and boundary polylines (allocates; once per map).
+void build_map_raster(MapRaster& raster, const Map& map);
+
+}  // namespace trackfield::driving
+
+#endif
