@@ -5,10 +5,9 @@
 //
 // Rules: a cell is drivable when its centre lies in a lane quad (any height: the picture is
 // 2-D, overpasses merge). Boundary cells: the map's boundary polylines, plus the edge of
-// the drivable area (a cell whose 3 x 3 neighbourhood holds both drivable and non-drivable
-// cells), so maps without boundary polylines still show their road edges; the boundary is
-// two cells (1 m at the default 0.5 m cell) thick so that a 1 m observation pixel sampling
-// it cannot step over it.
+// the drivable area (see build_map_raster), so maps without boundary polylines still show
+// their road edges, about 1.5 m thick so that a 1 m observation pixel sampling it cannot
+// step over it.
 #ifndef TRACKFIELD_DRIVING_MAP_RASTER_H
 #define TRACKFIELD_DRIVING_MAP_RASTER_H
 
@@ -28,13 +27,6 @@ struct MapRaster {
   float cell = kRasterCell;
   int cols = 0, rows = 0;
   std::vector<uint8_t> bits;  // rows x cols, kRasterDrivable | kRasterBoundary
-
-  // The bits of the cell holding world point (x, y); 0 off the picture.
-  uint8_t at(float x, float y) const {
-    const float u = (x - x0) / cell, v = (y - y0) / cell;
-    if (!(u >= 0.0f && v >= 0.0f && u < static_cast<float>(cols) && v < static_cast<float>(rows))) return 0;
-    return bits[static_cast<size_t>(v) * cols + static_cast<size_t>(u)];
-  }
 };
 
 // Rasterises the map's quads and boundary polylines (allocates; once per map).

@@ -12,7 +12,7 @@ namespace trackfield::driving {
 namespace {
 
 using raster::Color;
-constexpr Color kGround{38, 52, 40}, kLane{88, 88, 94}, kBoundary{210, 210, 200}, kGoal{230, 60, 220};
+constexpr Color kGround{38, 52, 40}, kLane{88, 88, 94}, kBoundary{210, 210, 200}, kGoalColor{230, 60, 220};
 constexpr Color kAgent{245, 140, 40}, kFirstAgent{255, 225, 0}, kBuiltin{60, 130, 235}, kObstacle{140, 140, 140};
 constexpr Color kNose{255, 255, 255};
 constexpr Color kGreenLight{40, 220, 60}, kYellowLight{250, 210, 30}, kRedLight{240, 40, 40};
@@ -92,7 +92,7 @@ void render_world(const DriveWorld& w, const DriveConfig& cfg, uint8_t* rgb, int
                             static_cast<float>((f.view.y0 - g.y) * f.view.px_per_m),
                             std::max(1.5f, static_cast<float>(cfg.reward.goal_radius_m * f.view.px_per_m)),
                             std::max(1.5f, static_cast<float>(cfg.reward.goal_radius_m * f.view.px_per_m)),
-                            kGoal);
+                            kGoalColor);
   }
   const Vehicles& v = w.veh;
   for (int i = 0; i < kMaxVehicles; ++i) {

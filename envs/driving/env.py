@@ -77,7 +77,7 @@ class DrivingEnv(BatchEnv):
     | Channel | Values |
     |---|---|
     | 0 drivable | 255 on a lane |
-    | 1 boundary | 255 on the map's boundary lines and on the edge of the drivable area (about 1 m thick) |
+    | 1 boundary | 255 on the map's boundary lines and on the edge of the drivable area (about 1.5 m thick) |
     | 2 route | 128 along the route to the current goal (50 m ahead), 255 on the current goal's disc (`goal_radius`) |
     | 3 vehicles | 255 in the other vehicles' oriented boxes (`obs_inflate` included; none while blind) |
     | 4 ego | 255 in the agent's own box |
