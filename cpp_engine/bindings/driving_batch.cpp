@@ -97,7 +97,9 @@ void bind_driving_batch(py::module_& m) {
         if (!d.raster) return py::none();
         const dr::MapRaster& r = *d.raster;
         py::array_t<uint8_t> bits({r.rows, r.cols});
-        std::copy(r.bits.begin(), r.bits.end(), bits.mutable_data());
+        uint8_t* out = bits.mutable_data();
+        for (int v = 0; v < r.rows; ++v)
+          for (int u = 0; u < r.cols; ++u) out[static_cast<size_t>(v) * r.cols + u] = r.cell_bits(u, v);
         return py::make_tuple(bits, r.x0, r.y0, r.cell);
       }, "(bits (rows, cols): 1 drivable | 2 boundary, x0, y0, cell m) of the raster, or None before build_raster(); "
          "row r covers y in [y0 + r cell, y0 + (r + 1) cell)")

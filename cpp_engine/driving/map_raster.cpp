@@ -61,7 +61,8 @@ void build_map_raster(MapRaster& r, const Map& map) {
   // Edge cells: a drivable cell with a non-drivable one in its 3 x 3 neighbourhood, or a
   // non-drivable cell with a drivable one in its 5 x 5: 1.5 m at 0.5 m cells, so that 1 m
   // observation pixels never step over a road edge whatever their rotation.
-  r.bits.assign(static_cast<size_t>(W) * H, 0);
+  r.stride = (W + 3) / 4;
+  r.packed.assign(static_cast<size_t>(r.stride) * H, 0);
   for (int y = 0; y < H; ++y)
     for (int x = 0; x < W; ++x) {
       const size_t i = static_cast<size_t>(y) * W + x;
@@ -75,7 +76,8 @@ void build_map_raster(MapRaster& r, const Map& map) {
           other |= road[j] != road[i];
           line |= std::abs(dx) <= 1 && std::abs(dy) <= 1 && edge[j];
         }
-      r.bits[i] = static_cast<uint8_t>((road[i] ? kRasterDrivable : 0) | (other || line ? kRasterBoundary : 0));
+      const int bits = (road[i] ? kRasterDrivable : 0) | (other || line ? kRasterBoundary : 0);
+      r.packed[static_cast<size_t>(y) * r.stride + (x >> 2)] |= static_cast<uint8_t>(bits << ((x & 3) * 2));
     }
 }
 

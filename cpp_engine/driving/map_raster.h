@@ -11,6 +11,7 @@
 #ifndef TRACKFIELD_DRIVING_MAP_RASTER_H
 #define TRACKFIELD_DRIVING_MAP_RASTER_H
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -26,7 +27,16 @@ struct MapRaster {
   float x0 = 0, y0 = 0;  // world point of the corner of cell (0, 0); row r covers y in [y0 + r cell, y0 + (r + 1) cell)
   float cell = kRasterCell;
   int cols = 0, rows = 0;
-  std::vector<uint8_t> bits;  // rows x cols, kRasterDrivable | kRasterBoundary
+  // Two bits per cell (kRasterDrivable | kRasterBoundary), four cells per byte, rows of
+  // `stride` bytes: cell (u, v) is (packed[v * stride + u / 4] >> 2 (u % 4)) & 3. Packed,
+  // the cells an agent's view samples (~180 x 180 at any rotation) fit in L1 beside the
+  // frame being written; a byte per cell missed there on every other sample.
+  int stride = 0;
+  std::vector<uint8_t> packed;
+
+  uint8_t cell_bits(int u, int v) const {
+    return (packed[static_cast<std::size_t>(v) * stride + (u >> 2)] >> ((u & 3) * 2)) & 3;
+  }
 };
 
 // Rasterises the map's quads and boundary polylines (allocates; once per map).

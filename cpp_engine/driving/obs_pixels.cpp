@@ -80,6 +80,12 @@ struct EgoFrame {
   }
 };
 
+// A pixel's six channels from its raster bits: drivable and boundary set, the rest zero.
+constexpr uint8_t kStaticPixel[4][C] = {
+    {0, 0, 0, 0, 0, 0}, {255, 0, 0, 0, 0, 0}, {0, 255, 0, 0, 0, 0}, {255, 255, 0, 0, 0, 0}};
+static_assert(kRasterDrivable == 1 && kRasterBoundary == 2 && kPixelDrivable == 0 && kPixelBoundary == 1,
+              "kStaticPixel is indexed by the raster bits");
+
 // Drivable and boundary channels from the map's raster, every other channel zeroed.
 void sample_static(const MapRaster& r, const EgoFrame& f, uint8_t* out) {
   const double inv = 1.0 / r.cell, m = kPixelMetres;
@@ -95,10 +101,8 @@ void sample_static(const MapRaster& r, const EgoFrame& f, uint8_t* out) {
       const float u = u0 + du * static_cast<float>(col), v = v0 + dv * static_cast<float>(col);
       uint8_t bits = 0;
       if (u >= 0.0f && v >= 0.0f && u < static_cast<float>(r.cols) && v < static_cast<float>(r.rows))
-        bits = r.bits[static_cast<size_t>(v) * r.cols + static_cast<size_t>(u)];
-      p[kPixelDrivable] = (bits & kRasterDrivable) ? 255 : 0;
-      p[kPixelBoundary] = (bits & kRasterBoundary) ? 255 : 0;
-      p[2] = p[3] = p[4] = p[5] = 0;
+        bits = r.cell_bits(static_cast<int>(u), static_cast<int>(v));
+      std::memcpy(p, kStaticPixel[bits & 3], C);  // one 4-byte and one 2-byte store
     }
   }
 }
