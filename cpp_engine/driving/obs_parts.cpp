@@ -62,13 +62,20 @@ int nearest_vehicles(const DriveWorld& w, int a, double radius, int count, int* 
       const double dx = lx[k] - ox, dy = ly[k] - oy;
       d2s[k] = dx * dx + dy * dy;
     }
-    constexpr double kCuts[3] = {25.0 * 25.0, 50.0 * 50.0, 100.0 * 100.0};
-    int within[3] = {0, 0, 0};
-    for (int k = 0; k < n_live; ++k)
-      within[0] += d2s[k] <= kCuts[0], within[1] += d2s[k] <= kCuts[1], within[2] += d2s[k] <= kCuts[2];
-    // The agent itself (distance 0, counted in every cut) is not a candidate.
-    for (int k = 2; k >= 0; --k)
-      if (within[k] - 1 >= count && kCuts[k] < worst) worst = kCuts[k];
+    // Radii about 1.3x apart, so the selection inserts at most ~1.7 count candidates (its
+    // shifting was most of this function's time with three radii 2x apart). One pass per
+    // radius, each a vectorised count, from the largest down while it still holds enough.
+    constexpr int kNumCuts = 7;
+    constexpr double kCuts[kNumCuts] = {100.0 * 100.0, 75.0 * 75.0, 56.0 * 56.0, 42.0 * 42.0,
+                                        32.0 * 32.0, 24.0 * 24.0, 18.0 * 18.0};
+    for (int c = 0; c < kNumCuts; ++c) {
+      const double cut = kCuts[c];
+      int within = 0;
+      for (int k = 0; k < n_live; ++k) within += d2s[k] <= cut;
+      // The agent itself (distance 0, counted in every cut) is not a candidate.
+      if (within - 1 < count) break;
+      if (cut < worst) worst = cut;
+    }
     double near_d2[kObsVehicles];
     int n = 0;
     for (int k = 0; k < n_live; ++k) {

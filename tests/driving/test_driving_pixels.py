@@ -189,3 +189,17 @@ def test_human_mode_opens_a_window(monkeypatch):
 def test_bad_render_and_pixel_config_raises_naming_the_argument(kwargs, name):
     with pytest.raises(ValueError, match=name):
         trackfield.make("town_drive", **kwargs)
+
+
+def test_observe_rebuilds_pixels_from_stored_states():
+    from trackfield.driving import observe
+
+    env = trackfield.vector.make("town_self_play", num_envs=2, agents=3, observation="flat")
+    env.reset(seed=4)
+    env.step(np.full((2, 150), 10))
+    states = [env.get_state(0), env.get_state(1)]
+    pixels = trackfield.vector.make("town_self_play", num_envs=2, agents=3, observation="pixels")
+    pixels.reset(seed=4)
+    obs, *_ = pixels.step(np.full((2, 150), 10))
+    rebuilt = observe(states, observation="pixels", agents=3)
+    assert rebuilt.shape == (2, 150, SIZE, SIZE, 6) and np.array_equal(rebuilt, obs)
