@@ -174,7 +174,8 @@ def test_human_mode_opens_a_window(monkeypatch):
     pytest.importorskip("pygame")
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     for env in (trackfield.make("town_drive", render_mode="human", render_width=96, agents=2),
-                trackfield.vector.make("town_self_play", num_envs=1, agents=2, render_mode="human", render_width=96)):
+                trackfield.vector.make("town_self_play", num_envs=1, agents=2, render_mode="human", render_width=96),
+                trackfield.parallel_env("town_self_play", agents=2, render_mode="human", render_width=96)):
         env.reset(seed=0)
         assert env.render() is None
         env.close()
