@@ -87,22 +87,31 @@ static_assert(kRasterDrivable == 1 && kRasterBoundary == 2 && kPixelDrivable == 
               "kStaticPixel is indexed by the raster bits");
 
 // Drivable and boundary channels from the map's raster, every other channel zeroed.
+// Cell coordinates in 32.32 fixed point: one unsigned comparison per axis rejects both
+// sides of the picture, and the raster's fields live in locals (the uint8_t stores to
+// `out` may alias anything, so members would be reloaded at every pixel).
 void sample_static(const MapRaster& r, const EgoFrame& f, uint8_t* out) {
-  const double inv = 1.0 / r.cell, m = kPixelMetres;
+  const double inv = 1.0 / r.cell, m = kPixelMetres, one = 4294967296.0;
+  const uint64_t cols = static_cast<uint64_t>(r.cols) << 32, rows = static_cast<uint64_t>(r.rows) << 32;
+  const uint8_t* __restrict packed = r.packed.data();
+  const size_t stride = static_cast<size_t>(r.stride);
   // Pixel (col, row) centre: forward = (kHalf - row - 0.5) m, left = (kHalf - col - 0.5) m.
-  const float du = static_cast<float>(m * f.s * inv), dv = static_cast<float>(-m * f.c * inv);
+  const int64_t du = std::llround(m * f.s * inv * one), dv = std::llround(-m * f.c * inv * one);
   const double left0 = (kHalf - 0.5) * m;
   for (int row = 0; row < N; ++row) {
     const double fwd = (kHalf - row - 0.5) * m;
-    const float u0 = static_cast<float>((f.ox + fwd * f.c - left0 * f.s - r.x0) * inv);
-    const float v0 = static_cast<float>((f.oy + fwd * f.s + left0 * f.c - r.y0) * inv);
+    // Clamped far outside any picture, so that the fixed-point values cannot overflow.
+    const double cu = std::min(std::max((f.ox + fwd * f.c - left0 * f.s - r.x0) * inv, -1e6), 1e8);
+    const double cv = std::min(std::max((f.oy + fwd * f.s + left0 * f.c - r.y0) * inv, -1e6), 1e8);
+    uint64_t u = static_cast<uint64_t>(std::llround(cu * one)), v = static_cast<uint64_t>(std::llround(cv * one));
     uint8_t* p = out + row * N * C;
-    for (int col = 0; col < N; ++col, p += C) {
-      const float u = u0 + du * static_cast<float>(col), v = v0 + dv * static_cast<float>(col);
+    for (int col = 0; col < N; ++col, p += C, u += static_cast<uint64_t>(du), v += static_cast<uint64_t>(dv)) {
       uint8_t bits = 0;
-      if (u >= 0.0f && v >= 0.0f && u < static_cast<float>(r.cols) && v < static_cast<float>(r.rows))
-        bits = r.cell_bits(static_cast<int>(u), static_cast<int>(v));
-      std::memcpy(p, kStaticPixel[bits & 3], C);  // one 4-byte and one 2-byte store
+      if (u < cols && v < rows) {
+        const uint32_t iu = static_cast<uint32_t>(u >> 32), iv = static_cast<uint32_t>(v >> 32);
+        bits = (packed[iv * stride + (iu >> 2)] >> ((iu & 3) * 2)) & 3;
+      }
+      std::memcpy(p, kStaticPixel[bits], C);  // one 4-byte and one 2-byte store
     }
   }
 }
