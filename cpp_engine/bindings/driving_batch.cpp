@@ -10,8 +10,10 @@
 
 #include "bindings/batch.h"
 #include "driving/batch.h"
+#include "driving/map_raster.h"
 #include "driving/obs.h"
 #include "driving/recorder.h"
+#include "driving/render.h"
 #include "driving/spawn.h"
 #include "driving/step.h"
 
@@ -85,6 +87,22 @@ void bind_driving_batch(py::module_& m) {
       .def(py::init(&make_drive_map), py::kw_only(), py::arg("map"), py::arg("lane_light"), py::arg("light_group"),
            py::arg("group_junction"), py::arg("stop_lines"), py::arg("light_heading"), py::arg("seed") = 0)
       .def_property_readonly("map", [](const dr::DriveMap& d) { return std::const_pointer_cast<dr::Map>(d.map); })
+      .def("build_raster", [](dr::DriveMap& d) {
+        if (d.raster) return;
+        auto r = std::make_shared<dr::MapRaster>();
+        dr::build_map_raster(*r, *d.map);
+        d.raster = r;
+      }, "Builds (once) the static picture the pixels observation samples (map_raster.h).")
+      .def_property_readonly("raster", [](const dr::DriveMap& d) -> py::object {
+        if (!d.raster) return py::none();
+        const dr::MapRaster& r = *d.raster;
+        py::array_t<uint8_t> bits({r.rows, r.cols});
+        uint8_t* out = bits.mutable_data();
+        for (int v = 0; v < r.rows; ++v)
+          for (int u = 0; u < r.cols; ++u) out[static_cast<size_t>(v) * r.cols + u] = r.cell_bits(u, v);
+        return py::make_tuple(bits, r.x0, r.y0, r.cell);
+      }, "(bits (rows, cols): 1 drivable | 2 boundary, x0, y0, cell m) of the raster, or None before build_raster(); "
+         "row r covers y in [y0 + r cell, y0 + (r + 1) cell)")
       .def_property_readonly("num_lights", [](const dr::DriveMap& d) { return d.lights.num_lights(); })
       .def_property_readonly("spawn_points", [](const dr::DriveMap& d) {
         return py::make_tuple(py::array_t<int32_t>(static_cast<py::ssize_t>(d.spawn_lane.size()), d.spawn_lane.data()),
@@ -138,18 +156,47 @@ void bind_driving_batch(py::module_& m) {
       .def_property("off_road_weight", [](const Cfg& c) { return c.reward.off_road; },
                     [](Cfg& c, float v) { c.reward.off_road = v; })
       .def_property("observation", [](const Cfg& c) {
-        return std::string(c.observation == dr::DriveObservation::kSets ? "sets" : "flat");
+        return std::string(c.observation == dr::DriveObservation::kSets     ? "sets"
+                           : c.observation == dr::DriveObservation::kPixels ? "pixels"
+                                                                            : "flat");
       }, [](Cfg& c, const std::string& name) {
         if (name == "flat") c.observation = dr::DriveObservation::kFlat;
         else if (name == "sets") c.observation = dr::DriveObservation::kSets;
-        else throw py::value_error("observation must be 'flat' or 'sets', got '" + name + "'");
+        else if (name == "pixels") c.observation = dr::DriveObservation::kPixels;
+        else throw py::value_error("observation must be 'flat', 'sets' or 'pixels', got '" + name + "'");
       })
       .def_readwrite("feature_dropout", &Cfg::feature_dropout)
       .def_property("box_actions", [](const Cfg& c) { return c.action == dr::ActionKind::kBox; },
                     [](Cfg& c, bool b) { c.action = b ? dr::ActionKind::kBox : dr::ActionKind::kDiscrete; });
 
+  m.attr("PIXEL_SIZE") = dr::kPixelSize;
+  m.attr("PIXEL_CHANNELS") = dr::kPixelChannels;
+  m.attr("PIXEL_METRES") = dr::kPixelMetres;
+  m.attr("PIXEL_CHANNEL_NAMES") = py::make_tuple("drivable", "boundary", "route", "vehicles", "ego", "lights");
+
   using PyDriveBatch = PyBatch<dr::DriveDomain>;
   bind_batch<dr::DriveDomain>(m, "A batch of driving worlds stepped in C++ over a thread pool.")
+      .def("render", [](PyDriveBatch& pb, int i, int width) {
+        if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
+        if (width < 64 || width > 4096) throw py::value_error("width must be in [64, 4096], got " + std::to_string(width));
+        py::array_t<uint8_t> img({width, width, 3});
+        uint8_t* out = img.mutable_data();
+        const dr::DriveWorld& w = pb.batch->world(i);
+        const dr::DriveConfig& cfg = pb.batch->config();
+        {
+          py::gil_scoped_release release;
+          dr::render_world(w, cfg, out, width);
+        }
+        return img;
+      }, py::arg("index") = 0, py::arg("width") = 480,
+         "An RGB top-down view (width x width x 3) of world `index`: the whole map, north up (render.h).")
+      .def("render_view", [](PyDriveBatch& pb, int i, int width) {
+        if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
+        const dr::RenderView v = dr::render_view(dr::world_map(pb.batch->world(i), pb.batch->config()), width);
+        return py::make_tuple(v.x0, v.y0, v.px_per_m);
+      }, py::arg("index") = 0, py::arg("width") = 480,
+         "(x0, y0, px_per_m) of render(index, width): pixel (col, row) shows x = x0 + (col + 0.5) / px_per_m, "
+         "y = y0 - (row + 0.5) / px_per_m.")
       .def("vehicles", [](PyDriveBatch& pb, int i) {
         if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
         const dr::DriveWorld& w = pb.batch->world(i);

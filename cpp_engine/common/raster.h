@@ -57,13 +57,15 @@ void fill_columns(const Canvas& c, ColumnColor&& column_color) {
   for (int y = 1; y < c.height; ++y) std::memcpy(c.pixels + y * row, c.pixels, row);
 }
 
-// A triangle in pixel units; a pixel is covered when its centre is inside (edges
-// shared by two triangles are covered once or twice, never left as a gap).
-inline void fill_triangle_px(const Canvas& c, float x0, float y0, float x1, float y1, float x2, float y2, Color col) {
+// Calls plot(x, y) for every pixel of a width x height grid whose centre is inside the
+// triangle (pixel units; edges shared by two triangles are covered once or twice, never
+// left as a gap). The one scan behind every filled triangle, whatever a pixel holds.
+template <typename Plot>
+void scan_triangle_px(int width, int height, float x0, float y0, float x1, float y1, float x2, float y2, Plot&& plot) {
   float area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0);
   if (std::fabs(area) < 1e-9f) return;
   int ymin = std::max(0, static_cast<int>(std::floor(std::min({y0, y1, y2}))));
-  int ymax = std::min(c.height - 1, static_cast<int>(std::ceil(std::max({y0, y1, y2}))));
+  int ymax = std::min(height - 1, static_cast<int>(std::ceil(std::max({y0, y1, y2}))));
   const float xs[3] = {x0, x1, x2}, ys[3] = {y0, y1, y2};
   for (int y = ymin; y <= ymax; ++y) {
     float py = static_cast<float>(y) + 0.5f;
@@ -76,9 +78,14 @@ inline void fill_triangle_px(const Canvas& c, float x0, float y0, float x1, floa
       hi = std::max(hi, x);
     }
     int xa = std::max(0, static_cast<int>(std::ceil(lo - 0.5f)));
-    int xb = std::min(c.width - 1, static_cast<int>(std::floor(hi - 0.5f)));
-    for (int x = xa; x <= xb; ++x) put(c, x, y, col);
+    int xb = std::min(width - 1, static_cast<int>(std::floor(hi - 0.5f)));
+    for (int x = xa; x <= xb; ++x) plot(x, y);
   }
+}
+
+// A triangle in pixel units, filled with one colour (scan_triangle_px's coverage rule).
+inline void fill_triangle_px(const Canvas& c, float x0, float y0, float x1, float y1, float x2, float y2, Color col) {
+  scan_triangle_px(c.width, c.height, x0, y0, x1, y1, x2, y2, [&](int x, int y) { put(c, x, y, col); });
 }
 
 // Ellipses in pixel units (centre and radii). A pixel is covered when its centre is

@@ -53,16 +53,24 @@ void DriveDomain::check_config(const Config& c) {
     require(std::isfinite(n) && n >= 0, "obs_noise: every standard deviation must be finite and >= 0");
   require(std::isfinite(c.obs_inflate_m) && c.obs_inflate_m >= 0 && c.obs_inflate_m <= 5,
           "obs_inflate must be in [0, 5] m");
-  require(c.observation == DriveObservation::kFlat || c.observation == DriveObservation::kSets,
-          "observation must be flat or sets");
+  require(c.observation == DriveObservation::kFlat || c.observation == DriveObservation::kSets ||
+              c.observation == DriveObservation::kPixels,
+          "observation must be flat, sets or pixels");
+  if (c.observation == DriveObservation::kPixels)
+    for (const auto& m : c.maps) require(m->raster != nullptr, "observation pixels: a map has no raster (DriveMap.build_raster())");
   require(c.reward.goal_radius_m > 0 && c.reward.goal_speed_mps > 0, "goal_radius and goal_speed must be positive");
 }
 
 BatchLayout DriveDomain::layout(const Config& cfg) {
   BatchLayout l;
-  int size = 0;
-  for (const FieldSpec& f : observation_specs(cfg)) size += field_size(f);
-  l.frame_shape = {size};
+  if (cfg.observation == DriveObservation::kPixels) {
+    l.frame_shape = {kPixelSize, kPixelSize, kPixelChannels};
+    l.obs_dtype = "uint8";
+  } else {
+    int size = 0;
+    for (const FieldSpec& f : observation_specs(cfg)) size += field_size(f);
+    l.frame_shape = {size};
+  }
   l.num_agents = cfg.num_controlled();
   l.action_name = "driving action";
   if (cfg.action == ActionKind::kDiscrete) {
@@ -146,7 +154,8 @@ void DriveDomain::step(World& w, const Config& cfg, const void* actions) {
 }
 
 void DriveDomain::write_frame(const World& w, const Config& cfg, int agent, void* frame) {
-  write_observation(w, cfg, agent, static_cast<float*>(frame));
+  if (cfg.observation == DriveObservation::kPixels) write_pixels(w, cfg, agent, static_cast<uint8_t*>(frame));
+  else write_observation(w, cfg, agent, static_cast<float*>(frame));
 }
 
 void DriveDomain::write_live(const World& w, const Config& cfg, bool* live) {

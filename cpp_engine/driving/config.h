@@ -14,6 +14,7 @@
 #include "driving/lights.h"
 #include "driving/limits.h"
 #include "driving/map.h"
+#include "driving/map_raster.h"
 #include "driving/reward.h"
 
 namespace trackfield::driving {
@@ -33,6 +34,9 @@ struct DriveMap {
   std::vector<float> spawn_s;
   // Bounds of the map's quads, m (the collision hash covers them).
   float min_x = 0, min_y = 0, max_x = 1, max_y = 1;
+  // The static picture the pixels observation samples (map_raster.h); built on demand
+  // (DriveMap.build_raster) since only a pixels config needs it.
+  std::shared_ptr<const MapRaster> raster;
 };
 
 // What happens when an agent collides, leaves the road or reaches its final goal.
@@ -42,7 +46,7 @@ enum class AgentEnd : int {
 };
 
 enum class ActionKind : int { kDiscrete = 0, kBox = 1 };
-enum class DriveObservation : int { kFlat = 0, kSets = 1 };
+enum class DriveObservation : int { kFlat = 0, kSets = 1, kPixels = 2 };
 
 struct DriveConfig {
   std::vector<std::shared_ptr<const DriveMap>> maps;  // each episode drives on one, uniformly drawn

@@ -102,6 +102,7 @@ void build_quads(Map& m) {
   const size_t n = m.px.size();
   m.point_s.assign(n, 0.0);
   m.point_heading.assign(n, 0.0f);
+  m.point_cos.assign(n, 1.0), m.point_sin.assign(n, 0.0);
   m.lane_length.assign(m.lane_count, 0.0f);
   m.quad_count = static_cast<int>(n) - m.lane_count;
   const size_t q_n = static_cast<size_t>(m.quad_count);
@@ -118,6 +119,9 @@ void build_quads(Map& m) {
     for (int64_t i = a; i + 1 < b; ++i)
       m.point_heading[i] = static_cast<float>(std::atan2(m.py[i + 1] - m.py[i], m.px[i + 1] - m.px[i]));
     m.point_heading[b - 1] = m.point_heading[b - 2];
+    for (int64_t i = a; i < b; ++i)
+      m.point_cos[i] = std::cos(static_cast<double>(m.point_heading[i])),
+      m.point_sin[i] = std::sin(static_cast<double>(m.point_heading[i]));
     for (int64_t i = a; i + 1 < b; ++i, ++q) {
       m.quad_lane[q] = l;
       m.quad_point[q] = static_cast<int32_t>(i);

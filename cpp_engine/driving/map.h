@@ -59,6 +59,9 @@ struct Map {
   // Heading of the segment from centre point i to i + 1 (a lane's last point: its last
   // segment's), computed once here rather than by an atan2 per lane_pose call.
   std::vector<float> point_heading;
+  // Its cosine and sine (of the float heading): observations turn lane points into the ego
+  // frame with a product instead of a sincos per point.
+  std::vector<double> point_cos, point_sin;
   std::vector<float> lane_length;
   // Quad q joins centre points quad_point[q] and quad_point[q] + 1 of lane quad_lane[q].
   // Corners, anticlockwise: right at start, right at end, left at end, left at start.

@@ -4,6 +4,7 @@
 #ifndef TRACKFIELD_DRIVING_OBS_H
 #define TRACKFIELD_DRIVING_OBS_H
 
+#include <cstdint>
 #include <vector>
 
 #include "common/field_spec.h"
@@ -29,7 +30,25 @@ const std::vector<FieldSpec>& sets_specs();
 int sets_size();
 void write_sets(const DriveWorld& w, const DriveConfig& cfg, int agent, float* out);
 
-// The representation cfg.observation selects: its fields, size and writer.
+// The "pixels" observation (obs_pixels.cpp): an egocentric top-down picture, uint8
+// (kPixelSize, kPixelSize, kPixelChannels), the agent's heading up, its centre at the
+// middle of the frame (the corner of pixels (31, 31) and (32, 32)), kPixelMetres m per
+// pixel. Pixel (row, col) shows the ego-frame point forward = (32 - row - 0.5) m,
+// left = (32 - col - 0.5) m. Needs the map's raster (DriveMap::raster).
+constexpr int kPixelSize = 64;
+constexpr int kPixelChannels = 6;
+constexpr float kPixelMetres = 1.0f;
+enum PixelChannel : int {
+  kPixelDrivable = 0,  // 255 on a lane (map_raster.h)
+  kPixelBoundary = 1,  // 255 on a road edge or boundary line
+  kPixelRoute = 2,     // 128 along the route to the current goal (50 m ahead), 255 on the goal's disc
+  kPixelVehicles = 3,  // 255 in other vehicles' boxes (none while blind)
+  kPixelEgo = 4,       // 255 in the agent's own box
+  kPixelLights = 5,    // 1.5 m bands behind lit stop lines: 255 red, 170 yellow, 85 green
+};
+void write_pixels(const DriveWorld& w, const DriveConfig& cfg, int agent, uint8_t* out);
+
+// The representation cfg.observation selects (flat or sets; pixels has no float fields): its fields, size and writer.
 const std::vector<FieldSpec>& observation_specs(const DriveConfig& cfg);
 void write_observation(const DriveWorld& w, const DriveConfig& cfg, int agent, float* out);
 

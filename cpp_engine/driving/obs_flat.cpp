@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "driving/obs_parts.h"
+#include "driving/obs_view.h"
 #include "driving/observed.h"
 #include "driving/route_walk.h"
 #include "driving/step.h"
@@ -73,16 +74,19 @@ void write_flat(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
 
   int near[kObsVehicles];
   const int count = obs::nearest_vehicles(w, a, kObsVehicleRadius, kObsVehicles, near);
+  // cos and sin of a heading difference as products of each heading's own (the world's
+  // view holds the vehicles'; lane points carry theirs): no trigonometry per pair.
+  const ObsView* view = obs_view_for(w);
   for (int k = 0; k < kObsVehicles; ++k, o += kVehicleCols) {
     if (k >= count) {
       for (int q = 0; q < kVehicleCols; ++q) o[q] = 0.0f;
       continue;
     }
     const int j = near[k];
-    const double dh = v.heading[j] - ego.heading;
+    const double cj = view ? view->cos_h[j] : std::cos(v.heading[j]), sj = view ? view->sin_h[j] : std::sin(v.heading[j]);
     o[0] = 1.0f;
     ego_xy(ox, oy, c, s, v.x[j], v.y[j], kObsVehicleRadius, o + 1);
-    o[3] = static_cast<float>(std::cos(dh)), o[4] = static_cast<float>(std::sin(dh));
+    o[3] = clip1(cj * c + sj * s), o[4] = clip1(sj * c - cj * s);
     o[5] = clip1(v.v[j] / 30.0);
     o[6] = clip1(observed_size(cfg, v.length[j]) / 7.0), o[7] = clip1(observed_size(cfg, v.width[j]) / 3.0);
     o[8] = clip1((v.z[j] - v.z[a]) / 10.0);
@@ -93,10 +97,9 @@ void write_flat(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
       for (int q = 0; q < kLaneCols; ++q) o[q] = 0.0f;
       continue;
     }
-    const double dh = pts[k].heading - ego.heading;
     o[0] = 1.0f;
     ego_xy(ox, oy, c, s, pts[k].x, pts[k].y, kObsLaneSpacing * kObsLanePoints, o + 1);
-    o[3] = static_cast<float>(std::cos(dh)), o[4] = static_cast<float>(std::sin(dh));
+    o[3] = clip1(pts[k].cos_h * c + pts[k].sin_h * s), o[4] = clip1(pts[k].sin_h * c - pts[k].cos_h * s);
     o[5] = clip1(pts[k].half_width / 5.0);
   }
 

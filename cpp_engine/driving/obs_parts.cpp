@@ -37,7 +37,7 @@ void write_goal(const DriveWorld& w, int a, const EgoView& ego, float* o) {
   o[5] = clip1((w.goal_count[a] - 1 - w.goal_index[a]) / 3.0);
 }
 
-// An insertion-sorted list over every slot. A linear scan of <= 200 slots costs less than
+// An insertion-sorted list over every slot (the live ones, with the world's view). A linear scan of <= 200 slots costs less than
 // building and walking a hash at a 200 m radius (a town is not much larger). The distances
 // come first in a branch-free loop the compiler vectorises (ourselves at +inf); the
 // selection then rejects most slots with one comparison before it looks at their state.
@@ -51,20 +51,43 @@ int nearest_vehicles(const DriveWorld& w, int a, double radius, int count, int* 
   constexpr double kFar = std::numeric_limits<double>::infinity();
   double worst = r2;  // admits d2 <= worst until the list is full, then only the strictly nearer
   if (const ObsView* view = obs_view_for(w)) {
-    // Absent slots at +inf, then a first cut: the smallest of a few radii holding `count`
-    // candidates bounds the answer, so the selection below sees few slots. Both loops
+    // Only the live vehicles (the view's list, ascending slot: the same order and ties as
+    // over every slot), then a first cut: the smallest of a few radii holding `count`
+    // candidates bounds the answer, so the selection sees few of them. Both loops
     // vectorise; the list is the same as without the cut.
-    for (int j = 0; j < kMaxVehicles; ++j) {
-      const double dx = v.x[j] - ox, dy = v.y[j] - oy;
-      d2s[j] = dx * dx + dy * dy + view->absent[j];
+    const int n_live = view->live_count;
+    const double* __restrict lx = view->live_x;
+    const double* __restrict ly = view->live_y;
+    for (int k = 0; k < n_live; ++k) {
+      const double dx = lx[k] - ox, dy = ly[k] - oy;
+      d2s[k] = dx * dx + dy * dy;
     }
-    d2s[a] = kFar;
-    constexpr double kCuts[3] = {25.0 * 25.0, 50.0 * 50.0, 100.0 * 100.0};
-    int within[3] = {0, 0, 0};
-    for (int j = 0; j < kMaxVehicles; ++j)
-      within[0] += d2s[j] <= kCuts[0], within[1] += d2s[j] <= kCuts[1], within[2] += d2s[j] <= kCuts[2];
-    for (int k = 2; k >= 0; --k)
-      if (within[k] >= count && kCuts[k] < worst) worst = kCuts[k];
+    // Radii about 1.3x apart, so the selection inserts at most ~1.7 count candidates (its
+    // shifting was most of this function's time with three radii 2x apart). One pass per
+    // radius, each a vectorised count, from the largest down while it still holds enough.
+    constexpr int kNumCuts = 7;
+    constexpr double kCuts[kNumCuts] = {100.0 * 100.0, 75.0 * 75.0, 56.0 * 56.0, 42.0 * 42.0,
+                                        32.0 * 32.0, 24.0 * 24.0, 18.0 * 18.0};
+    for (int c = 0; c < kNumCuts; ++c) {
+      const double cut = kCuts[c];
+      int within = 0;
+      for (int k = 0; k < n_live; ++k) within += d2s[k] <= cut;
+      // The agent itself (distance 0, counted in every cut) is not a candidate.
+      if (within - 1 < count) break;
+      if (cut < worst) worst = cut;
+    }
+    double near_d2[kObsVehicles];
+    int n = 0;
+    for (int k = 0; k < n_live; ++k) {
+      const double d2 = d2s[k];
+      const int j = view->live_slot[k];
+      if (!(d2 <= worst) || (n == count && d2 >= worst) || j == a) continue;
+      int m = n < count ? n++ : n - 1;
+      while (m > 0 && near_d2[m - 1] > d2) near[m] = near[m - 1], near_d2[m] = near_d2[m - 1], --m;
+      near[m] = j, near_d2[m] = d2;
+      if (n == count) worst = near_d2[n - 1];
+    }
+    return n;
   } else {
     for (int j = 0; j < kMaxVehicles; ++j) {
       const double dx = v.x[j] - ox, dy = v.y[j] - oy;

@@ -16,12 +16,18 @@ ObsView& thread_view() {
 
 }  // namespace
 
-void prepare_obs_view(const DriveWorld& w, const DriveConfig& cfg) {
+void prepare_obs_view(const DriveWorld& w, const DriveConfig&) {
   ObsView& view = thread_view();
   const Vehicles& v = w.veh;
-  for (int j = 0; j < kMaxVehicles; ++j) view.absent[j] = w.state[j] == kAlive ? 0.0 : std::numeric_limits<double>::infinity();
-  if (cfg.observation == DriveObservation::kSets)
-    for (int j = 0; j < kMaxVehicles; ++j) view.cos_h[j] = std::cos(v.heading[j]), view.sin_h[j] = std::sin(v.heading[j]);
+  int n = 0;
+  for (int j = 0; j < kMaxVehicles; ++j) {
+    const bool live = w.state[j] == kAlive;
+    view.absent[j] = live ? 0.0 : std::numeric_limits<double>::infinity();
+    view.cos_h[j] = live ? std::cos(v.heading[j]) : 0.0;
+    view.sin_h[j] = live ? std::sin(v.heading[j]) : 0.0;
+    if (live) view.live_slot[n] = j, view.live_x[n] = v.x[j], view.live_y[n] = v.y[j], ++n;
+  }
+  view.live_count = n;
   view.world = &w, view.steps = w.steps, view.rng_state = w.rng.state, view.next_agent_id = w.next_agent_id;
 }
 

@@ -12,7 +12,10 @@
 //
 // A grid of the live vehicles for the nearest-vehicle search was tried here and dropped:
 // in a town the 20 nearest of ~75 vehicles spread over most of it, so the rings visit
-// nearly every vehicle and the plain scan was as fast.
+// nearly every vehicle and the plain scan was as fast. What pays is scanning only the live
+// vehicles: the view lists them (ascending slot, so ties break as over all slots) with
+// their positions packed, and the scan skips the empty, ended and static-obstacle-free
+// slots (with half the slots live, 2.5x fewer pairs).
 #ifndef TRACKFIELD_DRIVING_OBS_VIEW_H
 #define TRACKFIELD_DRIVING_OBS_VIEW_H
 
@@ -30,10 +33,13 @@ struct ObsView {
   uint64_t rng_state = 0;
   int next_agent_id = -1;
   double absent[kMaxVehicles];              // 0 for a live vehicle, +inf otherwise
-  double cos_h[kMaxVehicles], sin_h[kMaxVehicles];  // sets only
+  double cos_h[kMaxVehicles], sin_h[kMaxVehicles];  // of each live vehicle's heading (0 elsewhere)
+  int live_count;                           // live vehicles, listed by ascending slot:
+  int live_slot[kMaxVehicles];
+  double live_x[kMaxVehicles], live_y[kMaxVehicles];
 };
 
-// Builds the calling thread's view of w (cos_h and sin_h for the sets observation only).
+// Builds the calling thread's view of w.
 void prepare_obs_view(const DriveWorld& w, const DriveConfig& cfg);
 
 // The calling thread's view if it describes w, else nullptr.

@@ -34,7 +34,7 @@ int walk_route(const DriveMap& dm, int lane, float s, int goal_lane, float goal_
       travelled = next_at;
       if (out) {
         const LanePose p = lane_pose_from(map, lane, s, segment);
-        out[n] = {p.x, p.y, p.heading, p.half_width};
+        out[n] = {p.x, p.y, p.heading, p.half_width, map.point_cos[segment], map.point_sin[segment]};
       }
       ++n;
       next_at += spacing;

@@ -13,6 +13,7 @@ namespace trackfield::driving {
 struct RoutePoint {
   double x, y;
   float heading, half_width;
+  double cos_h, sin_h;  // of heading (Map::point_cos, point_sin)
 };
 
 struct StopLineAhead {

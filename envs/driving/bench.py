@@ -2,7 +2,7 @@
 
 Through the public vector API (``town_self_play``, uniformly random discrete actions,
 the flat observation), 64 worlds x (10, 50, 150) agent slots on 1 and 2 threads, and
-the ``sets`` observation at 150 slots; and the engine alone (``batch.step()`` on the
+the ``sets`` and ``pixels`` observations at 150 slots; and the engine alone (``batch.step()`` on the
 same buffers, no Python per step). Reports
 slot-steps/s (every agent slot of every world, live or not) and live agent-steps/s,
 both per core. Targets (per core): 500,000 slot-steps/s at 64 x 150 with half the
@@ -53,7 +53,7 @@ def measure(slots: int, envs: int, threads: int, seconds: float, engine_only: bo
 
 
 def main(seconds: float, envs: int, threads_list, commit: str) -> None:
-    runs = [(slots, "flat") for slots in (10, 50, 150)] + [(150, "sets")]
+    runs = [(slots, "flat") for slots in (10, 50, 150)] + [(150, "sets"), (150, "pixels")]
     for slots, observation in runs:
         for threads in threads_list:
             for engine_only in (False, True):

@@ -10,7 +10,8 @@ from trackfield.core.config import check_bool, check_choice, check_int
 MAX_AGENTS = 150
 MAX_STATIC_OBSTACLES = 50
 ACTIONS = ("discrete", "box")
-OBSERVATIONS = ("flat", "sets")
+OBSERVATIONS = ("flat", "sets", "pixels")
+RENDER_MODES = (None, "rgb_array", "human")
 CONDITIONING = ("random", "safe")
 MAX_GOAL_DISTANCE_M = 10_000.0
 
@@ -79,7 +80,8 @@ class DrivingConfig:
     action: str = "discrete"
     observation: str = "flat"
     feature_dropout: bool = False   # sets only: drop 50% of lane and 40% of boundary points per agent and step
-    render_mode: str | None = None
+    render_mode: str | None = None  # "rgb_array": the whole map top-down (render_width square); "human": in a window
+    render_width: int = 480
 
     def __post_init__(self):
         self._apply_preset()
@@ -141,8 +143,8 @@ class DrivingConfig:
         if self.feature_dropout and self.observation != "sets":
             raise ValueError(f"feature_dropout=True needs observation='sets' (it drops set elements), "
                              f"got observation={self.observation!r}")
-        if self.render_mode is not None:
-            raise ValueError(f"render_mode: driving has no renderer yet; pass None, got {self.render_mode!r}")
+        check_choice("render_mode", self.render_mode, RENDER_MODES)
+        check_int("render_width", self.render_width, 64, 4096)
 
     def _apply_preset(self):
         if self.preset is not None and self.preset not in PRESETS:

@@ -129,7 +129,11 @@ def drive_maps_for(config: DrivingConfig) -> list:
 def engine_config(scenario: DriveScenario, config: DrivingConfig):
     """The C++ DriveConfig for ``scenario`` with the user's ``config``."""
     cfg = _dr.Config()
-    cfg.maps = drive_maps_for(config)
+    maps = drive_maps_for(config)
+    if config.observation == "pixels":
+        for drive_map in maps:  # once per map: the maps are cached and shared
+            drive_map.build_raster()
+    cfg.maps = maps
     slots = config.slots if config.slots is not None else scenario.slots
     if config.agents is not None and config.agents > slots:
         raise ValueError(f"agents={config.agents} is more than slots={slots} (agent slots per world)")
@@ -163,6 +167,7 @@ def make_engine(scenario: DriveScenario, config: DrivingConfig, num_envs: int = 
     cfg = engine_config(scenario, config)
     # "sets" is a Dict of Boxes (one per field, masks explicit) for permutation-invariant
     # encoders; "flat" one Box. Both are views of the same float32 rows the engine writes.
+    # "pixels" is a uint8 Box(0, 255, (64, 64, 6)) (the layout says so).
     fields = _dr.sets_fields() if config.observation == "sets" else None
     engine = BatchEngine(_dr, cfg, num_envs=num_envs, num_threads=num_threads, autoreset=autoreset,
                          obs_fields=fields, obs_bounds=(-1.0, 1.0))

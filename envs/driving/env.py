@@ -19,7 +19,7 @@ class DrivingEnv(BatchEnv):
     | Vector API | `trackfield.vector.make("town_self_play", num_envs=64)`: (num_envs, slots) with `info["live"]` |
     | Agents | town_drive: one ego (slot 0) among built-in drivers; town_self_play: up to 150 per world |
     | Action space | `Discrete(12)`: (j_long, j_lat) jerk pairs; `action="box"`: `Box([-15, -4], [4, 4])` m/s^3 |
-    | Observation | flat: `Box(-1, 1, (336,), float32)`; sets: `Dict` of `Box(-1, 1)` (1296 floats, masks explicit) |
+    | Observation | flat: `Box(-1, 1, (336,), float32)`; sets: `Dict` of `Box(-1, 1)` (1296 floats, masks explicit); pixels: `Box(0, 255, (64, 64, 6), uint8)` |
     | Reward components | `goal`, `collision`, `off_road`, `comfort`, `lane_align`, `lane_center`, `velocity`, `reverse`, `stop_line`, `timestep`, `centring` |
 
     ## Description
@@ -64,6 +64,24 @@ class DrivingEnv(BatchEnv):
     | boundary_points | 80 x 4 | boundary samples within 50 m: mask, x, y (/50 m), z difference (/10 m) |
     | light | 5 | as flat |
     | conditioning | 11 | as flat |
+
+    pixels (`observation="pixels"`): an egocentric top-down picture per agent, uint8
+    (64, 64, 6), 1 m per pixel (a 64 m square), the agent's heading up and its centre at
+    the middle of the frame (the corner between pixels (31, 31) and (32, 32)): pixel
+    (row, col) shows the point (32 - row - 0.5) m ahead and (32 - col - 0.5) m to the
+    left (observation noise moves the frame like every other observation). Written by
+    the engine in the batched step; drivable area and boundaries are sampled from a
+    0.5 m raster of the map built once per map (`cpp_engine/driving/map_raster.h`: a
+    2-D picture, so the levels of an overpass merge). Slots not in play are all zero.
+
+    | Channel | Values |
+    |---|---|
+    | 0 drivable | 255 on a lane |
+    | 1 boundary | 255 on the map's boundary lines and on the edge of the drivable area (about 1.5 m thick) |
+    | 2 route | 128 along the route to the current goal (50 m ahead), 255 on the current goal's disc (`goal_radius`) |
+    | 3 vehicles | 255 in the other vehicles' oriented boxes (`obs_inflate` included; none while blind) |
+    | 4 ego | 255 in the agent's own box |
+    | 5 lights | 1.5 m bands behind lit stop lines: 255 red, 170 yellow, 85 green |
 
     ## Action Space
     `Discrete(12)`: index 3 i_long + i_lat, j_long in {-15, -4, 0, 4} and j_lat in
@@ -137,8 +155,10 @@ class DrivingEnv(BatchEnv):
     | augment_variants, augment_seed | int | 128, 0 | how many variants (built once per process), and their seed |
     | lights, erratic | bool | True, True | traffic lights; erratic drivers (blind spells, sudden braking) |
     | action | str | "discrete" | "discrete" (12) or "box" |
-    | observation | str | "flat" | "flat" or "sets" |
+    | observation | str | "flat" | "flat", "sets" or "pixels" |
     | feature_dropout | bool | False | sets only: drop 50% of lane and 40% of boundary points per agent and step |
+    | render_mode | str or None | None | "rgb_array": `render()` returns the whole map top-down, north up, in a square frame (lanes, boundaries, stop lines in their light's colour, vehicles: slot 0 yellow, other agents orange, built-in drivers blue, static obstacles grey; agents' goals magenta); "human": the same in a pygame window (vector env: world 0) |
+    | render_width | int | 480 | side of the rendered frame, px |
 
     ## Presets and noise
     `obs_noise` perturbs only what the ego observes of itself (the world is unchanged, and
@@ -176,10 +196,10 @@ class DrivingEnv(BatchEnv):
     * v0: first release.
     """
 
-    metadata = {"render_modes": [], "render_fps": 10}
+    metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 10}
 
     def __init__(self, scenario: str = "town_drive", **config):
         self.config = config_from_kwargs(DrivingConfig, config, "DrivingEnv")
         self.scenario = load_driving_scenario(scenario)
         engine = make_engine(self.scenario, self.config, num_envs=1, num_threads=1, autoreset=False)
-        self._attach(engine, self.config.render_mode)
+        self._attach(engine, self.config.render_mode, self.config.render_width)

@@ -6,6 +6,7 @@ from trackfield.core.pettingzoo import BatchParallelEnv
 from trackfield.driving.config import DrivingConfig
 from trackfield.driving.engine import make_engine
 from trackfield.driving.scenarios import load_driving_scenario
+from trackfield.driving.window import HumanWindow
 
 
 class DrivingParallelEnv(BatchParallelEnv):
@@ -19,13 +20,19 @@ class DrivingParallelEnv(BatchParallelEnv):
     observation space and one action space. All other keywords are ``DrivingEnv``'s.
     """
 
-    metadata = {"name": "trackfield_driving_v0", "render_modes": [], "is_parallelizable": True}
+    metadata = {"name": "trackfield_driving_v0", "render_modes": ["rgb_array", "human"], "is_parallelizable": True,
+                "render_fps": 10}
 
     def __init__(self, scenario: str = "town_self_play", **config):
         self.config = config_from_kwargs(DrivingConfig, config, "trackfield.parallel_env")
         self.scenario = load_driving_scenario(scenario)
         engine = make_engine(self.scenario, self.config, num_envs=1, num_threads=1, autoreset=False)
-        self._attach(engine, [f"slot_{k}" for k in range(engine.num_agents)], self.config.render_mode)
+        human = self.config.render_mode == "human"
+        self._attach(engine, [f"slot_{k}" for k in range(engine.num_agents)],
+                     None if human else self.config.render_mode, self.config.render_width)
+        self._human = HumanWindow(engine, self.config.render_width, self.metadata["render_fps"]) if human else None
+        if human:
+            self.render_mode = "human"
         self._obs_space = engine.agent_observation_space
         self._act_space = engine.agent_action_space
         self.possible_agents = []
@@ -48,7 +55,27 @@ class DrivingParallelEnv(BatchParallelEnv):
     def reset(self, seed=None, options=None):
         self.possible_agents = []
         self._index = {}
-        return super().reset(seed=seed, options=options)
+        out = super().reset(seed=seed, options=options)
+        if self._human is not None:
+            self._human.show()
+        return out
+
+    def step(self, actions):
+        out = super().step(actions)
+        if self._human is not None:
+            self._human.show()
+        return out
+
+    def render(self):
+        if self.render_mode == "human":
+            self._human.show()
+            return None
+        return super().render()
+
+    def close(self):
+        if self._human is not None:
+            self._human.close()
+        super().close()
 
     def set_state(self, state: bytes) -> None:
         self.possible_agents = []

@@ -7,6 +7,7 @@ from trackfield.core.vector import BatchVectorEnv
 from trackfield.driving.config import DrivingConfig
 from trackfield.driving.engine import make_engine
 from trackfield.driving.scenarios import load_driving_scenario
+from trackfield.driving.window import HumanWindow
 
 
 class DrivingVectorEnv(BatchVectorEnv):
@@ -17,8 +18,12 @@ class DrivingVectorEnv(BatchVectorEnv):
     slots in play in the returned observation; actions of other slots are ignored) and
     ``info["agent_id"]`` each slot's occupant. Ended agents leave for one step and their
     slot takes a new agent (``respawn=True``), so worlds of ``town_self_play`` run until
-    ``max_steps`` (truncation). The keywords are ``DrivingEnv``'s.
+    ``max_steps`` (truncation). The keywords are ``DrivingEnv``'s. ``render()`` gives one
+    frame per world (``render_mode="rgb_array"``); ``render_mode="human"`` shows world 0
+    in a window after every reset and step.
     """
+
+    metadata = {**BatchVectorEnv.metadata, "render_modes": ["rgb_array", "human"], "render_fps": 10}
 
     def __init__(self, scenario: str, num_envs: int, num_threads: int | None = None, **config):
         check_int("num_envs", num_envs, 1, 1_000_000)
@@ -27,7 +32,34 @@ class DrivingVectorEnv(BatchVectorEnv):
         self.scenario = load_driving_scenario(scenario)
         engine = make_engine(self.scenario, self.config, num_envs=num_envs,
                              num_threads=min(num_threads, num_envs), autoreset=True)
-        self._attach(engine, self.config.render_mode)
+        human = self.config.render_mode == "human"
+        self._attach(engine, None if human else self.config.render_mode, self.config.render_width)
+        self._human = HumanWindow(engine, self.config.render_width, self.metadata["render_fps"]) if human else None
+        if human:
+            self.render_mode = "human"
+
+    def reset(self, *, seed=None, options=None):
+        out = super().reset(seed=seed, options=options)
+        if self._human is not None:
+            self._human.show()
+        return out
+
+    def step(self, actions):
+        out = super().step(actions)
+        if self._human is not None:
+            self._human.show()
+        return out
+
+    def render(self):
+        if self.render_mode == "human":
+            self._human.show()
+            return None
+        return super().render()
+
+    def close(self, **kwargs):
+        if self._human is not None:
+            self._human.close()
+        return super().close(**kwargs)
 
 
 __all__ = ["DrivingVectorEnv"]

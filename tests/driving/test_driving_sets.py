@@ -155,7 +155,7 @@ def test_feature_dropout_drops_its_shares_and_nothing_else():
 
 
 @pytest.mark.parametrize("kwargs, name", [
-    (dict(observation="pixels"), "observation"), (dict(feature_dropout=True), "feature_dropout"),
+    (dict(observation="image"), "observation"), (dict(feature_dropout=True), "feature_dropout"),
     (dict(observation="sets", feature_dropout=1), "feature_dropout"),
 ])
 def test_bad_observation_config_names_the_argument(kwargs, name):
