@@ -49,3 +49,27 @@ class FieldSlicer:
             else:
                 out[name] = rows[..., begin:end].reshape(tuple(leading) + shape).astype(dt)
         return out
+
+
+_LARGE_BOX = 1 << 20  # elements beyond which a uniform Box is built from views
+
+
+def batch_of(space, n: int):
+    """Gymnasium's ``batch_space(space, n)``, except that a large Box with one low and one
+    high value is built in constant time: Gymnasium's constructor checks every bound (11 s
+    and 470 MB of bounds for 64 driving worlds of 150 pixel observations). Its bounds are
+    then read-only broadcast views, equal to what Gymnasium would hold."""
+    from gymnasium.vector.utils import batch_space
+
+    if not isinstance(space, spaces.Box) or space.low.size * n < _LARGE_BOX:
+        return batch_space(space, n)
+    low, high = space.low.reshape(-1), space.high.reshape(-1)
+    if not ((low == low[0]).all() and (high == high[0]).all()):
+        return batch_space(space, n)
+    shape = (n,) + space.shape
+    box = spaces.Box(low[0], high[0], (1,), space.dtype)
+    box._shape = shape
+    box.low, box.high = np.broadcast_to(box.low[:1].reshape(()), shape), np.broadcast_to(box.high[:1].reshape(()), shape)
+    box.bounded_below = np.broadcast_to(box.bounded_below[:1].reshape(()), shape)
+    box.bounded_above = np.broadcast_to(box.bounded_above[:1].reshape(()), shape)
+    return box

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
-from gymnasium.vector.utils import batch_space
 
 from trackfield.core.config import check_int
 from trackfield.core.engine import BatchEngine
+from trackfield.core.spaces import batch_of
 
 
 class BatchVectorEnv(VectorEnv):
@@ -39,8 +39,8 @@ class BatchVectorEnv(VectorEnv):
         self._render_width = render_width
         self.single_observation_space = engine.world_observation_space()
         self.single_action_space = engine.world_action_space()
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.observation_space = batch_of(self.single_observation_space, self.num_envs)
+        self.action_space = batch_of(self.single_action_space, self.num_envs)
         self._lead = (self.num_envs,) if self.num_agents == 1 else (self.num_envs, self.num_agents)
         self._ever_reset = False
 
