@@ -238,7 +238,9 @@ Vec2 intercept_point(const World& w, int p) {
   Vec2 ball = ball_pos(w);
   Vec2 vel{w.ball.vx, w.ball.vy};
   float t = distance(player_pos(w, p), ball) / kSprintSpeed;
-  Vec2 at = ball + vel * std::fmin(t, 1.5f);
+  // The ball slows as GRF's does (rolling_distance), so aim where it will have got to.
+  float speed = length(vel);
+  Vec2 at = speed > 1e-3f ? ball + vel * (rolling_distance(speed, std::fmin(t, 1.5f)) / speed) : ball;
   at.x = clampf(at.x, -kHalfLength, kHalfLength);
   at.y = clampf(at.y, -kHalfWidth, kHalfWidth);
   return at;

@@ -38,6 +38,7 @@ using ContactPairs = int8_t[kMaxPlayers * (kMaxPlayers - 1) / 2][2];
 int find_contact_candidates(const World& w, ContactPairs& pairs);
 void separate_players(World& w, const ContactPairs& pairs, int count);
 void step_ball_motion(World& w);
+float rolling_distance(float speed, float seconds);  // metres a ground ball covers
 void resolve_ball_control(World& w, const ScenarioConfig& sc);
 
 // rules.cpp: goals, ball out of play, tackles, fouls, offside, set pieces.
