@@ -9,6 +9,9 @@ namespace trackfield::football {
 
 namespace {
 
+constexpr float kFirstTimeChance = 0.5f;        // a field player (GRF: 24 of 48, run_to_score)
+constexpr float kKeeperFirstTimeChance = 0.3f;  // a keeper, a ball that is not a shot (GRF: 7-14 of 38-42)
+
 constexpr float kInterfereReach = 2.5f;  // a hunter this near a ball in view steps in for it
 constexpr float kDefendLead = 0.8f;  // GRF: a hunter aims this far (0.1 s of sprint) goal-side of his point
 
@@ -232,6 +235,28 @@ void decide_keeper(World& w, int p, const TeamView& tv, bool rush_ordered) {
 }
 
 }  // namespace
+
+// GRF's AI often plays a ball won from the other team first time, before it is ever
+// its own (measured on GRF, random left player: in academy_run_to_score the right team
+// struck a loose ball away 24 times and took it 24 times; near its goal, in
+// pass_and_shoot and 3_vs_1, 7 and 14 strikes against 31 and 28 takes). Such a ball
+// never shows as owned, so the other team has not lost possession. The strike is the
+// AI's usual choice on the ball: a shot in range, else a long ball upfield.
+bool play_first_time(World& w, const ScenarioConfig& sc, int p) {
+  if (w.p.controlled_by[p] >= 0 || w.m.game_mode != kModeNormal || w.ball.owner != p) return false;
+  TeamView tv = team_view(sc, team_of(p));
+  Vec2 pos = player_pos(w, p);
+  bool keeper = w.p.role[p] == kRoleGK;
+  if (!roll_chance(w, keeper ? kKeeperFirstTimeChance : kFirstTimeChance)) return false;
+  float error = 1.6f - tv.difficulty;
+  if (!keeper && distance(pos, tv.goal) < 11.0f + 7.0f * tv.difficulty && std::fabs(pos.y) < 14.0f) {
+    shoot(w, p, tv.goal - pos, error);
+  } else {
+    try_pass(w, p, kLongPass, Vec2{tv.attack_sign, 0.0f}, error, kAiClearanceReach);
+  }
+  w.p.kick_cooldown[p] = kKickCooldownSubsteps;
+  return true;
+}
 
 // Where a chaser can meet the ball: its position after the time needed to run there.
 Vec2 intercept_point(const World& w, int p) {

@@ -38,14 +38,22 @@ void execute_kick(World& w, Agent& agent, int kick) {
   agent.pending_steps = 0;
 }
 
-// A kick is an animation: the ball leaves the foot kKickWindup steps after the press,
-// one more when the player must first turn more than 90 degrees towards the kick.
+// A kick is an animation: the ball leaves the foot kKickWindup steps after the press
+// when the player already faces where it goes, up to three steps later the more he must
+// turn (GRF, measured: 3-4 steps running at goal, 5-6 for a pass played 100-110 degrees
+// off his facing). A pass goes where its receiver is, not where the stick points.
 int kick_windup_steps(const World& w, const Agent& agent) {
   int p = agent.player;
   Vec2 face{w.p.face_x[p], w.p.face_y[p]};
   Vec2 aim = agent.direction ? action_direction(agent) : face;
-  if (agent.pending_kick == kShot) aim = Vec2{attack_goal_x(team_of(p)), 0.0f} - player_pos(w, p);
-  return kKickWindup + (dot(face, aim) < 0.0f ? 1 : 0);
+  if (agent.pending_kick == kShot) {
+    aim = Vec2{attack_goal_x(team_of(p)), 0.0f} - player_pos(w, p);
+  } else {
+    int receiver = choose_pass_receiver(w, p, aim, kAgentPassReach);
+    if (receiver >= 0) aim = player_pos(w, receiver) - player_pos(w, p);
+  }
+  float turn = std::acos(clampf(dot(face, normalized(aim, face)), -1.0f, 1.0f));  // radians
+  return kKickWindup + static_cast<int>(turn * (3.0f / 3.14159265f) + 0.5f);
 }
 
 void start_slide(World& w, int p) {
@@ -175,7 +183,9 @@ void apply_agent_actions(World& w, const int32_t* actions) {
     }
 
     bool frozen = set_piece_frozen(w);
-    if (act >= kLongPass && act <= kShot && !frozen) {
+    // GRF, measured: the first kick pressed is the one played; presses during its
+    // wind-up (a shot after a pass, a pass after a shot) change nothing.
+    if (act >= kLongPass && act <= kShot && !frozen && agent.pending_kick == 0) {
       agent.pending_kick = static_cast<int8_t>(act);
       agent.pending_steps = kKickBufferSteps;
     } else if (act == kSliding && !frozen && w.m.game_mode == kModeNormal) {

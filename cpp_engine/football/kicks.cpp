@@ -89,14 +89,11 @@ bool try_pass(World& w, int player, int kind, Vec2 aim, float error_scale, float
   Vec2 vel;
   float vz;
   if (kind == kHighPass || (kind == kLongPass && dist > kLongPassLoftFrom)) {
-    // Lofted (GRF, measured: a 12 m high pass peaks 1.6 m up at 13 m/s, an 18 m one
-    // 2.6 m up at 16 m/s, a 32 m long pass 2.3 m up at 15 m/s), landing a little short
-    // of the receiver. Under the air's drag c v^2 a ball struck at v0 covers
-    // ln(1 + c v0 t) / c in t seconds.
-    float flight = clampf(0.45f + 0.055f * dist, 0.9f, 3.0f);
-    float speed = (std::exp(kBallAirDrag * dist * 0.9f) - 1.0f) / (kBallAirDrag * flight);
-    vel = dir * speed;
-    vz = 0.5f * kGravity * flight;
+    // Lofted (GRF, measured: a 12 m high pass leaves at 13 m/s and peaks 1.4 m up, an
+    // 18 m one at 16 m/s and 2.4 m, a 50 m one at 31 m/s and 3.9 m, landing about 38 m
+    // on and running on), so the longer the pass the flatter and harder it is struck.
+    vel = dir * (7.3f + 0.47f * dist);
+    vz = clampf(5.2f + 0.3f * (dist - 12.0f), 4.0f, 9.0f);
   } else {
     // Driven low, skimming the grass (GRF, measured: a 12 m pass leaves at 16.8 m/s,
     // a 17 m one at 21 m/s and arrives at 9.6 m/s, both under 0.5 m up).

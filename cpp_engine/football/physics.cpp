@@ -289,8 +289,11 @@ void resolve_ball_control(World& w, const ScenarioConfig& sc) {
       start_set_piece(w, kModeFreeKick, 1 - team_of(best), player_pos(w, best));
       return;
     }
+    int from_team = w.ball.last_touch >= 0 ? team_of(w.ball.last_touch) : -1;
+    bool shot = w.ball.shot_in_flight;
     give_ball(w, best);
     for (int p = 0; p < kMaxPlayers; ++p) w.p.offside_mark[p] = false;
+    if (from_team == 1 - team_of(best) && !shot) play_first_time(w, sc, best);
     return;
   }
   // Not controlled: a keeper parries away from goal, a field player deflects it.
