@@ -56,8 +56,15 @@ int kick_windup_steps(const World& w, const Agent& agent) {
   return kKickWindup + static_cast<int>(turn * (3.0f / 3.14159265f) + 0.5f);
 }
 
+// GRF's human controller slides only out of possession: not while its team has the
+// ball, nor while the player is the one nearer a loose ball than any opponent (GRF's
+// designated possession player). Measured: a random player at reset does not slide.
 void start_slide(World& w, int p) {
   if (w.p.slide_steps[p] > 0 || w.ball.owner == p) return;
+  int team = team_of(p);
+  if (ball_owner_team(w) == team) return;
+  if (w.ball.owner < 0 &&
+      distance(player_pos(w, p), ball_pos(w)) < nearest_opponent_distance(w, team, ball_pos(w))) return;
   w.p.slide_steps[p] = kSlideSteps;
 }
 
