@@ -191,6 +191,32 @@ bool keeper_rush_target(const World& w, int p, const TeamView& tv, Vec2* target)
   if (mate_d <= short_of_goal + 1.0f) return false;
   bool keeper_nearer = distance(player_pos(w, p), ball) < opponent_to_ball;
   *target = w.ball.owner >= 0 || keeper_nearer ? ball : from * 0.6f + ball * 0.4f;
+  // GRF's secondary danger (goalie_default.cpp): another opponent, the one nearest our
+  // goal, free near his own shooting point (24 m base) holds the keeper back, to 30% of
+  // the way when that opponent is nearer his point than the carrier is to his.
+  int helper = -1;
+  float helper_goal = 1e30f;
+  for (int s = 0; s < w.team_size[1 - tv.team]; ++s) {
+    int q = first_of(1 - tv.team) + s;
+    if (q == opponent || !w.p.present[q]) continue;
+    float d = distance(player_pos(w, q), tv.own_goal);
+    if (d < helper_goal) helper_goal = d, helper = q;
+  }
+  if (helper >= 0) {
+    Vec2 hpos = player_pos(w, helper);
+    float helper_short = clampf(helper_goal - 24.0f * clampf(helper_goal / 48.0f, 0.0f, 1.0f), 0.0f, kHalfLength);
+    Vec2 helper_point = hpos + normalized(tv.own_goal - hpos) * helper_short;
+    float mate_helper = 1e30f;
+    for (int s = 0; s < w.team_size[tv.team]; ++s) {
+      int q = first_of(tv.team) + s;
+      if (q != p && w.p.present[q]) mate_helper = std::fmin(mate_helper, distance(player_pos(w, q), helper_point));
+    }
+    float free = mate_helper > helper_short ? clampf((mate_helper - helper_short) / 2.0f, 0.0f, 1.0f) : 0.0f;
+    float nearer = 0.7f * (1.0f - clampf((helper_short / (short_of_goal + 1e-4f) - 1.0f) / 0.5f, 0.0f, 1.0f));
+    float bias = clampf(1.0f - free * nearer, 0.0f, 1.0f);
+    Vec2 line = tv.own_goal + normalized(*target - tv.own_goal, {tv.attack_sign, 0.0f}) * 0.7f;
+    *target = line + (*target - line) * bias;
+  }
   return true;
 }
 
