@@ -9,7 +9,7 @@ namespace trackfield::football {
 
 namespace {
 
-constexpr float kFirstTimeChance = 0.5f;        // a field player (GRF: 24 of 48, run_to_score)
+constexpr float kFirstTimeChance = 0.45f;       // a field player (GRF: 24 of 48, run_to_score)
 constexpr float kKeeperFirstTimeChance = 0.3f;  // a keeper, a ball that is not a shot (GRF: 7-14 of 38-42)
 
 constexpr float kInterfereReach = 2.5f;  // a hunter this near a ball in view steps in for it
