@@ -39,21 +39,25 @@ void execute_kick(World& w, Agent& agent, int kick) {
 }
 
 // A kick is an animation: the ball leaves the foot kKickWindup steps after the press
-// when the player already faces where it goes, up to three steps later the more he must
-// turn (GRF, measured: 3-4 steps running at goal, 5-6 for a pass played 100-110 degrees
-// off his facing). A pass goes where its receiver is, not where the stick points.
+// for a player running at where it goes; one step more from a standstill, one more for
+// a pass than a shot, up to two more the further he must turn (GRF, measured: a shot
+// 3-4 steps running at goal and 4-5 standing; a pass 5-6 standing, 5-6 turned back to
+// the keeper). A pass goes where its receiver is, not where the stick points.
 int kick_windup_steps(const World& w, const Agent& agent) {
   int p = agent.player;
   Vec2 face{w.p.face_x[p], w.p.face_y[p]};
   Vec2 aim = agent.direction ? action_direction(agent) : face;
-  if (agent.pending_kick == kShot) {
+  bool shot = agent.pending_kick == kShot;
+  if (shot) {
     aim = Vec2{attack_goal_x(team_of(p)), 0.0f} - player_pos(w, p);
   } else {
     int receiver = choose_pass_receiver(w, p, aim, kAgentPassReach);
     if (receiver >= 0) aim = player_pos(w, receiver) - player_pos(w, p);
   }
   float turn = std::acos(clampf(dot(face, normalized(aim, face)), -1.0f, 1.0f));  // radians
-  return kKickWindup + static_cast<int>(turn * (3.0f / 3.14159265f) + 0.5f);
+  bool standing = length(player_vel(w, p)) < 2.0f;
+  int steps = kKickWindup + static_cast<int>(turn * (2.0f / 3.14159265f) + 0.5f) + (standing ? 1 : 0) + (shot ? 0 : 1);
+  return steps < kMaxKickWindup ? steps : kMaxKickWindup;
 }
 
 // GRF's human controller slides only out of possession: not while its team has the
