@@ -9,6 +9,9 @@ namespace trackfield::football {
 
 namespace {
 
+constexpr float kFirstTimeChance = 0.45f;       // a field player (GRF: 24 of 48, run_to_score)
+constexpr float kKeeperFirstTimeChance = 0.3f;  // a keeper, a ball that is not a shot (GRF: 7-14 of 38-42)
+
 constexpr float kInterfereReach = 2.5f;  // a hunter this near a ball in view steps in for it
 constexpr float kDefendLead = 0.8f;  // GRF: a hunter aims this far (0.1 s of sprint) goal-side of his point
 
@@ -188,6 +191,32 @@ bool keeper_rush_target(const World& w, int p, const TeamView& tv, Vec2* target)
   if (mate_d <= short_of_goal + 1.0f) return false;
   bool keeper_nearer = distance(player_pos(w, p), ball) < opponent_to_ball;
   *target = w.ball.owner >= 0 || keeper_nearer ? ball : from * 0.6f + ball * 0.4f;
+  // GRF's secondary danger (goalie_default.cpp): another opponent, the one nearest our
+  // goal, free near his own shooting point (24 m base) holds the keeper back, to 30% of
+  // the way when that opponent is nearer his point than the carrier is to his.
+  int helper = -1;
+  float helper_goal = 1e30f;
+  for (int s = 0; s < w.team_size[1 - tv.team]; ++s) {
+    int q = first_of(1 - tv.team) + s;
+    if (q == opponent || !w.p.present[q]) continue;
+    float d = distance(player_pos(w, q), tv.own_goal);
+    if (d < helper_goal) helper_goal = d, helper = q;
+  }
+  if (helper >= 0) {
+    Vec2 hpos = player_pos(w, helper);
+    float helper_short = clampf(helper_goal - 24.0f * clampf(helper_goal / 48.0f, 0.0f, 1.0f), 0.0f, kHalfLength);
+    Vec2 helper_point = hpos + normalized(tv.own_goal - hpos) * helper_short;
+    float mate_helper = 1e30f;
+    for (int s = 0; s < w.team_size[tv.team]; ++s) {
+      int q = first_of(tv.team) + s;
+      if (q != p && w.p.present[q]) mate_helper = std::fmin(mate_helper, distance(player_pos(w, q), helper_point));
+    }
+    float free = mate_helper > helper_short ? clampf((mate_helper - helper_short) / 2.0f, 0.0f, 1.0f) : 0.0f;
+    float nearer = 0.7f * (1.0f - clampf((helper_short / (short_of_goal + 1e-4f) - 1.0f) / 0.5f, 0.0f, 1.0f));
+    float bias = clampf(1.0f - free * nearer, 0.0f, 1.0f);
+    Vec2 line = tv.own_goal + normalized(*target - tv.own_goal, {tv.attack_sign, 0.0f}) * 0.7f;
+    *target = line + (*target - line) * bias;
+  }
   return true;
 }
 
@@ -233,12 +262,36 @@ void decide_keeper(World& w, int p, const TeamView& tv, bool rush_ordered) {
 
 }  // namespace
 
+// GRF's AI often plays a ball won from the other team first time, before it is ever
+// its own (measured on GRF, random left player: in academy_run_to_score the right team
+// struck a loose ball away 24 times and took it 24 times; near its goal, in
+// pass_and_shoot and 3_vs_1, 7 and 14 strikes against 31 and 28 takes). Such a ball
+// never shows as owned, so the other team has not lost possession. The strike is the
+// AI's usual choice on the ball: a shot in range, else a long ball upfield.
+bool play_first_time(World& w, const ScenarioConfig& sc, int p) {
+  if (w.p.controlled_by[p] >= 0 || w.m.game_mode != kModeNormal || w.ball.owner != p) return false;
+  TeamView tv = team_view(sc, team_of(p));
+  Vec2 pos = player_pos(w, p);
+  bool keeper = w.p.role[p] == kRoleGK;
+  if (!roll_chance(w, keeper ? kKeeperFirstTimeChance : kFirstTimeChance)) return false;
+  float error = 1.6f - tv.difficulty;
+  if (!keeper && distance(pos, tv.goal) < 11.0f + 7.0f * tv.difficulty && std::fabs(pos.y) < 14.0f) {
+    shoot(w, p, tv.goal - pos, error);
+  } else {
+    try_pass(w, p, kLongPass, Vec2{tv.attack_sign, 0.0f}, error, kAiClearanceReach);
+  }
+  w.p.kick_cooldown[p] = kKickCooldownSubsteps;
+  return true;
+}
+
 // Where a chaser can meet the ball: its position after the time needed to run there.
 Vec2 intercept_point(const World& w, int p) {
   Vec2 ball = ball_pos(w);
   Vec2 vel{w.ball.vx, w.ball.vy};
   float t = distance(player_pos(w, p), ball) / kSprintSpeed;
-  Vec2 at = ball + vel * std::fmin(t, 1.5f);
+  // The ball slows as GRF's does (rolling_distance), so aim where it will have got to.
+  float speed = length(vel);
+  Vec2 at = speed > 1e-3f ? ball + vel * (rolling_distance(speed, std::fmin(t, 1.5f)) / speed) : ball;
   at.x = clampf(at.x, -kHalfLength, kHalfLength);
   at.y = clampf(at.y, -kHalfWidth, kHalfWidth);
   return at;

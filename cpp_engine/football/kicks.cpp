@@ -8,8 +8,11 @@ namespace trackfield::football {
 
 namespace {
 
-constexpr float kShotSpeed = 30.0f;  // GRF, measured: 29-31 m/s for a one-step press
-constexpr float kMaxGroundPassSpeed = 26.0f;
+constexpr float kShotSpeed = 29.0f;  // GRF, measured: 27-31 m/s for a one-step press
+constexpr float kShotLift = 2.0f;    // m/s up: GRF's shots are driven, peaking 0.1-0.7 m above the grass
+constexpr float kMaxGroundPassSpeed = 24.0f;
+constexpr float kPassLift = 1.0f;    // m/s up: GRF's ground passes skim and slow at once
+constexpr float kLongPassLoftFrom = 26.0f;  // GRF's long pass stays low at 17 m, is lofted at 32 m
 constexpr float kPi = 3.14159265f;
 
 // Angular error (radians) of a kick; callers skip it in deterministic mode.
@@ -85,21 +88,18 @@ bool try_pass(World& w, int player, int kind, Vec2 aim, float error_scale, float
 
   Vec2 vel;
   float vz;
-  if (kind == kHighPass) {
-    // Lofted: in the air for most of the distance, landing near the receiver.
-    float flight = clampf(dist / 16.0f, 0.9f, 2.6f);
-    float carry = (1.0f - std::exp(-kBallAirDrag * flight)) / kBallAirDrag;  // metres per m/s, with drag
-    vel = dir * (dist / carry * 0.95f);
-    vz = 0.5f * kGravity * flight;
+  if (kind == kHighPass || (kind == kLongPass && dist > kLongPassLoftFrom)) {
+    // Lofted (GRF, measured: a 12 m high pass leaves at 13 m/s and peaks 1.4 m up, an
+    // 18 m one at 16 m/s and 2.4 m, a 50 m one at 31 m/s and 3.9 m, landing about 38 m
+    // on and running on), so the longer the pass the flatter and harder it is struck.
+    vel = dir * (7.3f + 0.47f * dist);
+    vz = clampf(5.2f + 0.3f * (dist - 12.0f), 4.0f, 9.0f);
   } else {
-    // Along the ground, struck so the ball still arrives at a controllable pace after
-    // rolling resistance. Beyond 15 m it is chipped, as GRF's are (a 50 m pass peaks
-    // about 2.4 m up), so a long ball clears the players in between.
-    float arrive = kind == kShortPass ? 6.0f : 9.0f;
-    float decel = kBallRollDecel + kBallRollDrag * 8.0f;
-    float speed = std::sqrt(arrive * arrive + 2.0f * decel * dist);
-    vel = dir * std::fmin(speed, kMaxGroundPassSpeed);
-    vz = std::fmax(kind == kLongPass ? 2.5f : 0.0f, clampf(0.2f * (dist - 15.0f), 0.0f, 7.0f));
+    // Driven low, skimming the grass (GRF, measured: a 12 m pass leaves at 16.8 m/s,
+    // a 17 m one at 21 m/s and arrives at 9.6 m/s, both under 0.5 m up).
+    float speed = clampf(6.7f + 0.84f * dist, 8.0f, kMaxGroundPassSpeed);
+    vel = dir * speed;
+    vz = kPassLift;
   }
   free_ball(w, vel, vz, player);
   w.ball.pass_receiver = receiver;
@@ -154,11 +154,11 @@ void shoot(World& w, int player, Vec2 aim, float error_scale) {
   Vec2 dir = delta * (1.0f / dist);
   // GRF's shots are accurate: from 13-26 m almost none miss the target.
   if (!deterministic) dir = rotated(dir, kick_error(w, player, 0.012f + 0.0016f * dist, error_scale));
+  // Driven low, as GRF's (measured: 12-50 m shots never rise above 0.8 m), so from
+  // far out the grass slows the ball to a keeper's pace (about 10 m/s 25 m on) and from
+  // 40 m and more it stops short of the goal.
   float speed = kShotSpeed;
-  float flight = dist / speed;
-  float height = 0.9f;  // aim to pass the line at about this height
-  float vz = (height + 0.5f * kGravity * flight * flight) / flight;
-  vz = std::fmin(vz, 9.0f);
+  float vz = kShotLift;
   free_ball(w, dir * speed, vz, player);
   w.ball.shot_in_flight = true;
 }

@@ -198,27 +198,26 @@ void step_ball_motion(World& w) {
   b.flight_time += kDt;
   if (b.z > 0.0f || b.vz > 0.0f) {
     b.vz -= kGravity * kDt;
-    float keep = 1.0f - kBallAirDrag * kDt;
+    float speed = std::sqrt(b.vx * b.vx + b.vy * b.vy + b.vz * b.vz);
+    float keep = std::fmax(1.0f - kBallAirDrag * speed * kDt, 0.0f);
     b.vx *= keep;
     b.vy *= keep;
+    b.vz *= keep;
     b.x += b.vx * kDt;
     b.y += b.vy * kDt;
     b.z += b.vz * kDt;
     if (b.z <= 0.0f) {
       b.z = 0.0f;
-      if (b.vz < -1.5f) {
-        b.vz = -b.vz * kBallBounce;
-        b.vx *= kBallBounceFriction;
-        b.vy *= kBallBounceFriction;
-      } else {
-        b.vz = 0.0f;
-      }
+      // GRF's bounce: the grass gives back 62% of the fall less 0.06 m/s; a ball that
+      // would rise under 1 cm rolls.
+      b.vz = std::fmax(-b.vz * kBallBounce - kBallBounceLoss, 0.0f);
+      if (b.vz < 0.45f) b.vz = 0.0f;
     }
     return;
   }
   float speed = std::sqrt(b.vx * b.vx + b.vy * b.vy);
   if (speed > 1e-4f) {
-    float new_speed = speed - (kBallRollDecel + kBallRollDrag * speed) * kDt;
+    float new_speed = speed - (kBallRollDecel + (kBallGrassDrag + kBallAirDrag) * speed * speed) * kDt;
     float scale = new_speed > 0.0f ? new_speed / speed : 0.0f;
     b.vx *= scale;
     b.vy *= scale;
@@ -227,6 +226,18 @@ void step_ball_motion(World& w) {
   }
   b.x += b.vx * kDt;
   b.y += b.vy * kDt;
+}
+
+// A rolling ball under GRF's drag, v' = -(a + k v^2), has travelled
+// ln(cos(th0 - s t) / cos(th0)) / k after t seconds, th0 = atan(v0 sqrt(k / a)) and
+// s = sqrt(a k), until it stops at t = th0 / s.
+float rolling_distance(float speed, float seconds) {
+  const float k = kBallGrassDrag + kBallAirDrag;
+  const float a = kBallRollDecel;
+  if (speed <= 0.0f) return 0.0f;
+  float th0 = std::atan(speed * std::sqrt(k / a));
+  float th = std::fmax(th0 - std::sqrt(a * k) * seconds, 0.0f);
+  return std::log(std::cos(th) / std::cos(th0)) / k;
 }
 
 void resolve_ball_control(World& w, const ScenarioConfig& sc) {
@@ -278,8 +289,11 @@ void resolve_ball_control(World& w, const ScenarioConfig& sc) {
       start_set_piece(w, kModeFreeKick, 1 - team_of(best), player_pos(w, best));
       return;
     }
+    int from_team = w.ball.last_touch >= 0 ? team_of(w.ball.last_touch) : -1;
+    bool shot = w.ball.shot_in_flight;
     give_ball(w, best);
     for (int p = 0; p < kMaxPlayers; ++p) w.p.offside_mark[p] = false;
+    if (from_team == 1 - team_of(best) && !shot) play_first_time(w, sc, best);
     return;
   }
   // Not controlled: a keeper parries away from goal, a field player deflects it.

@@ -186,6 +186,7 @@ void resolve_tackles(World& w, const ScenarioConfig& sc) {
     if (roll_chance(w, chance)) {
       w.p.kick_cooldown[owner] = kKickCooldownSubsteps;
       give_ball(w, q);
+      play_first_time(w, sc, q);  // GRF's dribbler's ball is loose between touches: often struck on at once
       return;
     }
   }

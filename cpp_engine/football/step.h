@@ -22,6 +22,8 @@ void select_active_players(World& w);
 void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai);
 // Where player p can meet the moving ball: its position after the time needed to run there.
 Vec2 intercept_point(const World& w, int p);
+// An AI player who has just won the ball may strike it on at once; true if he did.
+bool play_first_time(World& w, const ScenarioConfig& sc, int p);
 
 // kicks.cpp: passes and shots. A pass goes to the team-mate that best fits the point
 // `reach` metres along `aim` (choose_pass_receiver).
@@ -38,6 +40,7 @@ using ContactPairs = int8_t[kMaxPlayers * (kMaxPlayers - 1) / 2][2];
 int find_contact_candidates(const World& w, ContactPairs& pairs);
 void separate_players(World& w, const ContactPairs& pairs, int count);
 void step_ball_motion(World& w);
+float rolling_distance(float speed, float seconds);  // metres a ground ball covers
 void resolve_ball_control(World& w, const ScenarioConfig& sc);
 
 // rules.cpp: goals, ball out of play, tackles, fouls, offside, set pieces.

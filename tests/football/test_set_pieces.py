@@ -143,25 +143,32 @@ def test_penalty_is_taken_and_play_resumes(scenario_file):
 # ------------------------------------------------------------------------------ handball
 
 
-def handball_scenario(scenario_file, shooter_x, defender_x, defender_y=0.0):
-    """A left shooter and a lazy right field player standing in the shot's path
-    (defender at (defender_x, defender_y) in the left team's frame)."""
-    return scenario_file((shooter_x + 0.01, 0.0), [(-1.0, 0.0, "GK"), (shooter_x, 0.0, "CM")],
+def handball_scenario(scenario_file, shooter_x, defender_x, defender_y=0.0, deterministic=True):
+    """A left passer with a team-mate 17-21 m ahead and a lazy right field player 3 m
+    ahead in the ball's path (defender at (defender_x, defender_y) in the left team's
+    frame). GRF's shots are driven low (under 0.7 m), so the ball that reaches arm
+    height is a high pass: 3 m out it is about 1.2 m up, climbing."""
+    mate_x = min(shooter_x + 0.4, 0.97)
+    return scenario_file((shooter_x + 0.01, 0.0),
+                         [(-1.0, 0.0, "GK"), (shooter_x, 0.0, "CM"), (mate_x, defender_y, "CF", True)],
                          [(-1.0, 0.0, "GK", True), (-defender_x, -defender_y, "CB", True)],
-                         game_duration=100, deterministic=True, **NO_END_FLAGS)
+                         game_duration=100, deterministic=deterministic, **NO_END_FLAGS)
 
 
-# The shot (aimed inside a post) reaches the defender 8-11 m out at arm height (0.8-1.6 m);
-# the box's edge is 16.5 m from the goal line (x = 0.686).
+HIGH_PASS = 10
+
+
+# The high pass reaches the defender 3 m out at arm height (0.8-1.6 m); the box's edge
+# is 16.5 m from the goal line (x = 0.686).
 @pytest.mark.parametrize("shooter_x,defender_x,defender_y,mode",
-                         [(0.3, 0.45, 0.0, "free_kick"), (0.5, 0.68, 0.011, "free_kick"),
-                          (0.5, 0.72, 0.013, "penalty")], ids=["midfield", "box_edge", "in_box"])
+                         [(0.3, 0.357, 0.0, "free_kick"), (0.623, 0.68, 0.011, "free_kick"),
+                          (0.663, 0.72, 0.013, "penalty")], ids=["midfield", "box_edge", "in_box"])
 def test_handball_with_probability_one_is_always_called(scenario_file, shooter_x, defender_x, defender_y, mode):
     path = handball_scenario(scenario_file, shooter_x, defender_x, defender_y)
     env = trackfield.make(path, representation="raw", handballs=True, handball_probability=1.0)
     for seed in range(3):
         env.reset(seed=seed)
-        obs, info, _ = first_stoppage(env, [0, 12] + [0] * 30)
+        obs, info, _ = first_stoppage(env, [0, HIGH_PASS] + [0] * 30)
         assert info["game_mode"] == GAME_MODE[mode]
         if mode == "free_kick":
             assert obs["ball"][0] == pytest.approx(defender_x, abs=0.03)  # where the ball struck him
@@ -174,14 +181,14 @@ def test_handball_with_probability_one_is_always_called(scenario_file, shooter_x
 @pytest.mark.parametrize("overrides", [dict(handballs=False, handball_probability=1.0),
                                        dict(handballs=True, handball_probability=0.0), {}],
                          ids=["handballs_off", "probability_zero", "default_off"])
-@pytest.mark.parametrize("geometry", [(0.3, 0.45, 0.0), (0.5, 0.72, 0.013)], ids=["midfield", "in_box"])
+@pytest.mark.parametrize("geometry", [(0.3, 0.357, 0.0), (0.663, 0.72, 0.013)], ids=["midfield", "in_box"])
 def test_handball_is_never_called_when_off(scenario_file, overrides, geometry):
     path = handball_scenario(scenario_file, *geometry)
     env = trackfield.make(path, representation="raw", **overrides)
     for seed in range(3):
         env.reset(seed=seed)
         modes = []
-        for a in [0, 12] + [0] * 30:
+        for a in [0, HIGH_PASS] + [0] * 30:
             obs, _, terminated, truncated, info = env.step(a)
             modes.append(info["game_mode"])
             if terminated or truncated:
@@ -190,18 +197,16 @@ def test_handball_is_never_called_when_off(scenario_file, overrides, geometry):
 
 
 def test_handball_probability_sets_the_share_of_touches_called(scenario_file):
-    # With random kick errors the shot does not always strike the defender's arms: the
-    # share called at 0.5 is about half of that at 1.
-    path = scenario_file((0.31, 0.0), [(-1.0, 0.0, "GK"), (0.3, 0.0, "CM")],
-                         [(-1.0, 0.0, "GK", True), (-0.45, 0.0, "CB", True)],
-                         game_duration=100, deterministic=False, **NO_END_FLAGS)
+    # Each touch on the arms is called with the given probability: the share called at
+    # 0.5 is about half of that at 1.
+    path = handball_scenario(scenario_file, 0.3, 0.357, deterministic=False)
     calls = {}
     for probability in (1.0, 0.5):
         env = trackfield.make(path, representation="raw", handballs=True, handball_probability=probability)
         calls[probability] = 0
         for seed in range(60):
             env.reset(seed=seed)
-            for a in [0, 12] + [0] * 30:
+            for a in [0, HIGH_PASS] + [0] * 30:
                 _, _, terminated, truncated, info = env.step(a)
                 if info["game_mode"] != GAME_MODE["normal"] or terminated or truncated:
                     calls[probability] += info["game_mode"] == GAME_MODE["free_kick"]
@@ -220,13 +225,14 @@ def test_handballs_can_be_set_in_a_scenario_file(tmp_path):
         builder.SetTeam(Team.e_Left)
         builder.AddPlayer(-1.0, 0.0, e_PlayerRole_GK)
         builder.AddPlayer(0.3, 0.0, e_PlayerRole_CM)
+        builder.AddPlayer(0.7, 0.0, e_PlayerRole_CF, True)
         builder.SetTeam(Team.e_Right)
         builder.AddPlayer(-1.0, 0.0, e_PlayerRole_GK, True)
-        builder.AddPlayer(-0.45, 0.0, e_PlayerRole_CB, True)
+        builder.AddPlayer(-0.357, 0.0, e_PlayerRole_CB, True)
     """)
     env = trackfield.make(path, representation="raw")
     env.reset(seed=0)
-    _, info, _ = first_stoppage(env, [0, 12] + [0] * 30)
+    _, info, _ = first_stoppage(env, [0, HIGH_PASS] + [0] * 30)
     assert info["game_mode"] == GAME_MODE["free_kick"]
     with pytest.raises(ValueError, match="handball_probability"):
         trackfield.make(path, handball_probability=1.5)
