@@ -12,7 +12,7 @@ constexpr float kSpeedGain = 0.5f;    // pedal per m/s of speed error
 constexpr float kEdgeMargin = 1.2f;   // m the car's centre keeps inside the painted edge beyond half its width
 constexpr float kLookTime = 0.30f;       // s: targets the speed this far ahead (control period plus pedal lag)
 constexpr float kControlPeriod = 0.1f;  // s between calls (10 Hz)
-constexpr float kPreviewTime = 0.15f;   // s of line ahead the steering anticipates
+constexpr float kPreviewTime = 0.10f;   // s of line ahead the steering anticipates
 constexpr float kLateralGain = 1.5f;    // Stanley gain on the lateral error, 1/s
 constexpr float kYawDamping = 0.05f;    // rad of steering per rad/s of yaw-rate error
 
@@ -28,6 +28,17 @@ int nearest_line_point(const RacingLine& line, const CarState& c) {
     while (dist2((k + step + n) % n) < dist2(k)) k = (k + step + n) % n;
   }
   return k;
+}
+
+// Slip angle at which the magic formula peaks: (1 - E) u + E atan(u) = tan(pi / 2C), u = B alpha.
+float peak_slip_angle(const CarParams& p) {
+  float goal = std::tan(1.5707963f / std::max(p.pacejka_c, 1.05f));
+  float lo = 0.0f, hi = 20.0f;
+  for (int it = 0; it < 24; ++it) {
+    float u = 0.5f * (lo + hi);
+    ((1.0f - p.pacejka_e) * u + p.pacejka_e * std::atan(u) < goal ? lo : hi) = u;
+  }
+  return 0.5f * (lo + hi) / p.pacejka_b;
 }
 
 struct Traffic {
@@ -142,9 +153,23 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
   float feedforward = std::atan(p.wheelbase * kappa);
   float correction = heading_error + std::atan2(-kLateralGain * lateral_error, v + 5.0f);
   float damping = kYawDamping * (kappa * v - self.yaw_rate);
-  float steer = std::clamp((feedforward + correction + damping) / p.max_steer, -1.0f, 1.0f);
+  float delta = feedforward + correction + damping;
+  // Past the front tyres' peak slip angle more lock gives less grip: keep the front wheels
+  // at most at the peak from the direction the front axle travels.
+  float peak = peak_slip_angle(p);
+  if (self.vx > 5.0f) {
+    float travel = std::atan2(self.vy + self.yaw_rate * p.cg_to_front, self.vx);
+    delta = std::clamp(delta, travel - peak, travel + peak);
+  }
+  float steer = std::clamp(delta / p.max_steer, -1.0f, 1.0f);
   if (std::abs(heading_error) > 1.6f) steer = heading_error > 0.0f ? 1.0f : -1.0f;  // facing backwards: turn round
 
+  // Understeer: the front tyres at their peak and the car running wide of its line. More
+  // lock cannot help; scrubbing speed can (a lift, braking as it grows).
+  float front_slip = std::max(std::abs(self.slip_angle[0]), std::abs(self.slip_angle[1]));
+  float wide = kappa >= 0.0f ? -lateral_error : lateral_error;
+  float room = (kappa >= 0.0f ? self.d + at.width_right : at.width_left - self.d) - 0.5f * p.width;
+  if (front_slip > 0.65f * peak && wide > 0.3f && room < 2.0f) target = std::min(target, v - 0.5f - wide);
   float pedal = std::clamp(kSpeedGain * (target - v), -1.0f, 1.0f);
   // Ease off the throttle while the rear tyres slide.
   float rear_slip = std::max(std::abs(self.slip_angle[2]), std::abs(self.slip_angle[3]));
