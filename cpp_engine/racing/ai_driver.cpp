@@ -8,10 +8,9 @@ namespace trackfield::racing {
 namespace {
 
 constexpr int kNoiseBlock = 100;      // line points (~200 m) per braking-error draw
-constexpr float kSpeedGain = 0.5f;    // throttle per m/s below the target
-constexpr float kBrakeGain = 1.0f;    // brake per m/s above it (the profile's braking is grip-limited, lagging costs time)
+constexpr float kSpeedGain = 0.5f;    // pedal per m/s of speed error
 constexpr float kEdgeMargin = 1.2f;   // m the car's centre keeps inside the painted edge beyond half its width
-constexpr float kLookTime = 0.20f;       // s: targets the speed this far ahead (control period and the rack)
+constexpr float kLookTime = 0.20f;       // s: targets the speed this far ahead (control period plus pedal lag)
 constexpr float kControlPeriod = 0.1f;  // s between calls (10 Hz)
 constexpr float kPreviewTime = 0.10f;   // s of line ahead the steering anticipates
 constexpr float kLateralGain = 1.5f;    // Stanley gain on the lateral error, 1/s
@@ -170,18 +169,11 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
   float front_slip = std::max(std::abs(self.slip_angle[0]), std::abs(self.slip_angle[1]));
   float wide = kappa >= 0.0f ? -lateral_error : lateral_error;
   float room = (kappa >= 0.0f ? self.d + at.width_right : at.width_left - self.d) - 0.5f * p.width;
-  float pedal = std::clamp((target > v ? kSpeedGain : kBrakeGain) * (target - v), -1.0f, 1.0f);
-  // Running wide towards the edge: throttle unloads the front axle, so lift; at the front
-  // tyres' limit brake, but only lightly (hard braking at the limit moves load off the rear
-  // and spins the car).
-  if (wide > 0.5f && room < 1.5f && front_slip > 0.4f * peak && v > 20.0f)
-    pedal = std::min(pedal, front_slip > 0.65f * peak ? -std::min(0.3f, 0.1f * wide) : 0.0f);
-  // While the rear tyres slide, ease off the throttle and the brakes alike.
+  if (front_slip > 0.65f * peak && wide > 0.3f && room < 2.0f) target = std::min(target, v - 0.5f - wide);
+  float pedal = std::clamp(kSpeedGain * (target - v), -1.0f, 1.0f);
+  // Ease off the throttle while the rear tyres slide.
   float rear_slip = std::max(std::abs(self.slip_angle[2]), std::abs(self.slip_angle[3]));
-  if (rear_slip > 0.10f) {
-    float keep = std::max(0.0f, 1.0f - 8.0f * (rear_slip - 0.10f));
-    pedal = pedal > 0.0f ? pedal * keep : std::max(pedal, -0.2f - 0.8f * keep);
-  }
+  if (pedal > 0.0f && rear_slip > 0.10f) pedal *= std::max(0.0f, 1.0f - 8.0f * (rear_slip - 0.10f));
   return {pedal, steer};
 }
 
