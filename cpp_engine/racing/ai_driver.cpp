@@ -153,7 +153,8 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
   float feedforward = std::atan(p.wheelbase * kappa);
   float correction = heading_error + std::atan2(-kLateralGain * lateral_error, v + 5.0f);
   float damping = kYawDamping * (kappa * v - self.yaw_rate);
-  float delta = feedforward + correction + damping;
+  float understeer = 0.002f * std::clamp(v * v * kappa, -20.0f, 20.0f);
+  float delta = feedforward + understeer + correction + damping;
   // Past the front tyres' peak slip angle more lock gives less grip: keep the front wheels
   // at most at the peak from the direction the front axle travels.
   float peak = peak_slip_angle(p);
@@ -169,8 +170,10 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
   float front_slip = std::max(std::abs(self.slip_angle[0]), std::abs(self.slip_angle[1]));
   float wide = kappa >= 0.0f ? -lateral_error : lateral_error;
   float room = (kappa >= 0.0f ? self.d + at.width_right : at.width_left - self.d) - 0.5f * p.width;
-  if (front_slip > 0.65f * peak && wide > 0.3f && room < 2.0f) target = std::min(target, v - 0.5f - wide);
   float pedal = std::clamp(kSpeedGain * (target - v), -1.0f, 1.0f);
+  // Understeering wide of the line: lift (throttle unloads the front axle); near the edge brake,
+  // but lightly (hard braking at the limit unloads the rear and spins the car).
+  if (front_slip > 0.5f * peak && wide > 0.5f) pedal = std::min(pedal, room < 2.0f ? -std::min(0.3f, 0.1f * wide) : 0.0f);
   // Ease off the throttle while the rear tyres slide.
   float rear_slip = std::max(std::abs(self.slip_angle[2]), std::abs(self.slip_angle[3]));
   if (pedal > 0.0f && rear_slip > 0.10f) pedal *= std::max(0.0f, 1.0f - 8.0f * (rear_slip - 0.10f));
