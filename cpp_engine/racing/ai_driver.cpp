@@ -173,10 +173,15 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
   float pedal = std::clamp(kSpeedGain * (target - v), -1.0f, 1.0f);
   // Understeering wide of the line: lift (throttle unloads the front axle); near the edge brake,
   // but lightly (hard braking at the limit unloads the rear and spins the car).
-  if (front_slip > 0.5f * peak && wide > 0.5f) pedal = std::min(pedal, room < 2.0f ? -std::min(0.3f, 0.1f * wide) : 0.0f);
-  // Ease off the throttle while the rear tyres slide.
+  // The lift is gradual: snapping the throttle shut at the limit swings the rear out.
+  if (front_slip > 0.5f * peak && wide > 0.5f)
+    pedal = std::min(pedal, room < 2.0f ? -std::min(0.3f, 0.1f * wide) : std::max(0.0f, self.throttle - 0.15f));
+  // Ease off the throttle while the rear tyres slide,
   float rear_slip = std::max(std::abs(self.slip_angle[2]), std::abs(self.slip_angle[3]));
-  if (pedal > 0.0f && rear_slip > 0.10f) pedal *= std::max(0.0f, 1.0f - 8.0f * (rear_slip - 0.10f));
+  if (rear_slip > 0.10f) {  // and the brakes, which unload the rear further
+    float keep = std::max(0.0f, 1.0f - 8.0f * (rear_slip - 0.10f));
+    pedal = pedal > 0.0f ? pedal * keep : std::max(pedal, -0.2f - 0.8f * keep);
+  }
   return {pedal, steer};
 }
 
