@@ -15,6 +15,10 @@ constexpr float kControlPeriod = 0.1f;  // s between calls (10 Hz)
 constexpr float kPreviewTime = 0.10f;   // s of line ahead the steering anticipates
 constexpr float kLateralGain = 1.5f;    // Stanley gain on the lateral error, 1/s
 constexpr float kYawDamping = 0.05f;    // rad of steering per rad/s of yaw-rate error
+// rad of extra lock per m/s^2 of the line's lateral acceleration: the front-minus-rear slip
+// angle a gt3 runs at 1.5 g (about 0.03-0.06 rad). Without it Stanley's law held the lock
+// only with a 1.5 m lateral error, which ran cars wide off long fast corners.
+constexpr float kUndersteer = 0.002f;
 
 // Nearest line point to the car, refined from the centre-line segment's entry.
 int nearest_line_point(const RacingLine& line, const CarState& c) {
@@ -153,7 +157,7 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
   float feedforward = std::atan(p.wheelbase * kappa);
   float correction = heading_error + std::atan2(-kLateralGain * lateral_error, v + 5.0f);
   float damping = kYawDamping * (kappa * v - self.yaw_rate);
-  float understeer = 0.002f * std::clamp(v * v * kappa, -20.0f, 20.0f);
+  float understeer = kUndersteer * std::clamp(v * v * kappa, -20.0f, 20.0f);
   float delta = feedforward + understeer + correction + damping;
   // Past the front tyres' peak slip angle more lock gives less grip: keep the front wheels
   // at most at the peak from the direction the front axle travels.
@@ -165,20 +169,18 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
   float steer = std::clamp(delta / p.max_steer, -1.0f, 1.0f);
   if (std::abs(heading_error) > 1.6f) steer = heading_error > 0.0f ? 1.0f : -1.0f;  // facing backwards: turn round
 
-  // Understeer: the front tyres at their peak and the car running wide of its line. More
-  // lock cannot help; scrubbing speed can (a lift, braking as it grows).
   float front_slip = std::max(std::abs(self.slip_angle[0]), std::abs(self.slip_angle[1]));
   float wide = kappa >= 0.0f ? -lateral_error : lateral_error;
   float room = (kappa >= 0.0f ? self.d + at.width_right : at.width_left - self.d) - 0.5f * p.width;
   float pedal = std::clamp(kSpeedGain * (target - v), -1.0f, 1.0f);
-  // Understeering wide of the line: lift (throttle unloads the front axle); near the edge brake,
-  // but lightly (hard braking at the limit unloads the rear and spins the car).
-  // The lift is gradual: snapping the throttle shut at the limit swings the rear out.
+  // Understeering wide of the line, where more lock cannot help: lift (throttle unloads the
+  // front axle), gradually (a throttle snapped shut at the limit swings the rear out); near
+  // the edge brake, but lightly (hard braking at the limit unloads the rear and spins it).
   if (front_slip > 0.5f * peak && wide > 0.5f)
     pedal = std::min(pedal, room < 2.0f ? -std::min(0.3f, 0.1f * wide) : std::max(0.0f, self.throttle - 0.15f));
-  // Ease off the throttle while the rear tyres slide,
+  // While the rear tyres slide ease off the throttle, and the brakes, which unload them further.
   float rear_slip = std::max(std::abs(self.slip_angle[2]), std::abs(self.slip_angle[3]));
-  if (rear_slip > 0.10f) {  // and the brakes, which unload the rear further
+  if (rear_slip > 0.10f) {
     float keep = std::max(0.0f, 1.0f - 8.0f * (rear_slip - 0.10f));
     pedal = pedal > 0.0f ? pedal * keep : std::max(pedal, -0.2f - 0.8f * keep);
   }
