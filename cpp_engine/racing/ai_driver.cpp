@@ -18,7 +18,7 @@ constexpr float kYawDamping = 0.05f;    // rad of steering per rad/s of yaw-rate
 // rad of extra lock per m/s^2 of the line's lateral acceleration: the front-minus-rear slip
 // angle a gt3 runs at 1.5 g (about 0.03-0.06 rad). Without it Stanley's law held the lock
 // only with a 1.5 m lateral error, which ran cars wide off long fast corners.
-constexpr float kUndersteer = 0.002f;
+constexpr float kUndersteer = 0.001f;
 
 // Nearest line point to the car, refined from the centre-line segment's entry.
 int nearest_line_point(const RacingLine& line, const CarState& c) {
@@ -157,7 +157,9 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
   float feedforward = std::atan(p.wheelbase * kappa);
   float correction = heading_error + std::atan2(-kLateralGain * lateral_error, v + 5.0f);
   float damping = kYawDamping * (kappa * v - self.yaw_rate);
-  float understeer = kUndersteer * std::clamp(v * v * kappa, -20.0f, 20.0f);
+  float ay = std::clamp(v * v * kappa, -20.0f, 20.0f);
+  float use = std::min(std::abs(ay) / (p.mu * (kGravity + 0.5f * kAirDensity * p.lift_area * v * v / p.mass)), 0.9f);
+  float understeer = kUndersteer * ay / (1.0f - use * use);
   float delta = feedforward + understeer + correction + damping;
   // Past the front tyres' peak slip angle more lock gives less grip: keep the front wheels
   // at most at the peak from the direction the front axle travels.
