@@ -158,7 +158,7 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
   float correction = heading_error + std::atan2(-kLateralGain * lateral_error, v + 5.0f);
   float damping = kYawDamping * (kappa * v - self.yaw_rate);
   float ay = std::clamp(v * v * kappa, -20.0f, 20.0f);
-  float use = std::min(std::abs(ay) / (p.mu * (kGravity + 0.5f * kAirDensity * p.lift_area * v * v / p.mass)), 0.9f);
+  float use = std::min(std::abs(ay) / (p.mu * (kGravity + 0.5f * kAirDensity * p.lift_area * v * v / p.mass)), 0.86f);
   float understeer = kUndersteer * ay / (1.0f - use * use);
   float delta = feedforward + understeer + correction + damping;
   // Past the front tyres' peak slip angle more lock gives less grip: keep the front wheels
