@@ -10,7 +10,7 @@ namespace {
 constexpr int kNoiseBlock = 100;      // line points (~200 m) per braking-error draw
 constexpr float kSpeedGain = 0.5f;    // pedal per m/s of speed error
 constexpr float kEdgeMargin = 1.2f;   // m the car's centre keeps inside the painted edge beyond half its width
-constexpr float kLookTime = 0.20f;       // s: targets the speed this far ahead (control period plus pedal lag)
+constexpr float kLookTime = 0.25f;       // s: targets the speed this far ahead (control period plus a margin; 0.2 s cost pack racing contact)
 constexpr float kControlPeriod = 0.1f;  // s between calls (10 Hz)
 constexpr float kPreviewTime = 0.10f;   // s of line ahead the steering anticipates
 constexpr float kLateralGain = 1.5f;    // Stanley gain on the lateral error, 1/s
