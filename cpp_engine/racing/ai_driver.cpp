@@ -10,11 +10,15 @@ namespace {
 constexpr int kNoiseBlock = 100;      // line points (~200 m) per braking-error draw
 constexpr float kSpeedGain = 0.5f;    // pedal per m/s of speed error
 constexpr float kEdgeMargin = 1.2f;   // m the car's centre keeps inside the painted edge beyond half its width
-constexpr float kLookTime = 0.30f;       // s: targets the speed this far ahead (control period plus pedal lag)
+constexpr float kLookTime = 0.25f;       // s: targets the speed this far ahead (control period plus a margin; 0.2 s cost pack racing contact)
 constexpr float kControlPeriod = 0.1f;  // s between calls (10 Hz)
-constexpr float kPreviewTime = 0.15f;   // s of line ahead the steering anticipates
+constexpr float kPreviewTime = 0.10f;   // s of line ahead the steering anticipates
 constexpr float kLateralGain = 1.5f;    // Stanley gain on the lateral error, 1/s
 constexpr float kYawDamping = 0.05f;    // rad of steering per rad/s of yaw-rate error
+// rad of extra lock per m/s^2 of the line's lateral acceleration: the front-minus-rear slip
+// angle a gt3 runs at 1.5 g (about 0.03-0.06 rad). Without it Stanley's law held the lock
+// only with a 1.5 m lateral error, which ran cars wide off long fast corners.
+constexpr float kUndersteer = 0.001f;
 
 // Nearest line point to the car, refined from the centre-line segment's entry.
 int nearest_line_point(const RacingLine& line, const CarState& c) {
@@ -28,6 +32,17 @@ int nearest_line_point(const RacingLine& line, const CarState& c) {
     while (dist2((k + step + n) % n) < dist2(k)) k = (k + step + n) % n;
   }
   return k;
+}
+
+// Slip angle at which the magic formula peaks: (1 - E) u + E atan(u) = tan(pi / 2C), u = B alpha.
+float peak_slip_angle(const CarParams& p) {
+  float goal = std::tan(1.5707963f / std::max(p.pacejka_c, 1.05f));
+  float lo = 0.0f, hi = 20.0f;
+  for (int it = 0; it < 24; ++it) {
+    float u = 0.5f * (lo + hi);
+    ((1.0f - p.pacejka_e) * u + p.pacejka_e * std::atan(u) < goal ? lo : hi) = u;
+  }
+  return 0.5f * (lo + hi) / p.pacejka_b;
 }
 
 struct Traffic {
@@ -142,13 +157,35 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
   float feedforward = std::atan(p.wheelbase * kappa);
   float correction = heading_error + std::atan2(-kLateralGain * lateral_error, v + 5.0f);
   float damping = kYawDamping * (kappa * v - self.yaw_rate);
-  float steer = std::clamp((feedforward + correction + damping) / p.max_steer, -1.0f, 1.0f);
+  float ay = std::clamp(v * v * kappa, -20.0f, 20.0f);
+  float use = std::min(std::abs(ay) / (p.mu * (kGravity + 0.5f * kAirDensity * p.lift_area * v * v / p.mass)), 0.86f);
+  float understeer = kUndersteer * ay / (1.0f - use * use);
+  float delta = feedforward + understeer + correction + damping;
+  // Past the front tyres' peak slip angle more lock gives less grip: keep the front wheels
+  // at most at the peak from the direction the front axle travels.
+  float peak = peak_slip_angle(p);
+  if (self.vx > 5.0f) {
+    float travel = std::atan2(self.vy + self.yaw_rate * p.cg_to_front, self.vx);
+    delta = std::clamp(delta, travel - peak, travel + peak);
+  }
+  float steer = std::clamp(delta / p.max_steer, -1.0f, 1.0f);
   if (std::abs(heading_error) > 1.6f) steer = heading_error > 0.0f ? 1.0f : -1.0f;  // facing backwards: turn round
 
+  float front_slip = std::max(std::abs(self.slip_angle[0]), std::abs(self.slip_angle[1]));
+  float wide = kappa >= 0.0f ? -lateral_error : lateral_error;
+  float room = (kappa >= 0.0f ? self.d + at.width_right : at.width_left - self.d) - 0.5f * p.width;
   float pedal = std::clamp(kSpeedGain * (target - v), -1.0f, 1.0f);
-  // Ease off the throttle while the rear tyres slide.
+  // Understeering wide of the line, where more lock cannot help: lift (throttle unloads the
+  // front axle), gradually (a throttle snapped shut at the limit swings the rear out); near
+  // the edge brake, but lightly (hard braking at the limit unloads the rear and spins it).
+  if (front_slip > 0.5f * peak && wide > 0.5f)
+    pedal = std::min(pedal, room < 2.0f ? -std::min(0.3f, 0.1f * wide) : std::max(0.0f, self.throttle - 0.15f));
+  // While the rear tyres slide ease off the throttle, and the brakes, which unload them further.
   float rear_slip = std::max(std::abs(self.slip_angle[2]), std::abs(self.slip_angle[3]));
-  if (pedal > 0.0f && rear_slip > 0.10f) pedal *= std::max(0.0f, 1.0f - 8.0f * (rear_slip - 0.10f));
+  if (rear_slip > 0.10f) {
+    float keep = std::max(0.0f, 1.0f - 8.0f * (rear_slip - 0.10f));
+    pedal = pedal > 0.0f ? pedal * keep : std::max(pedal, -0.2f - 0.8f * keep);
+  }
   return {pedal, steer};
 }
 

@@ -9,6 +9,10 @@ namespace trackfield::racing {
 
 namespace {
 
+// Share of the axle-limited cornering grip the profile uses (kProfileGrip is the share of
+// the tyres' peak grip for braking and traction).
+constexpr float kCorneringGrip = 0.97f;
+
 // Even resampling of a closed polyline at about kLineSpacing.
 void resample(RacingLine& line, const float* xy, int m) {
   std::vector<double> cum(m + 1, 0.0);
@@ -105,6 +109,38 @@ float effective_mu(const CarParams& p, float speed) {
   return kProfileGrip * p.mu * std::max(0.3f, 1.0f - p.mu_load_sensitivity * (per_tyre / p.nominal_load - 1.0f));
 }
 
+// Lateral grip of one tyre pair carrying `load` with `transfer` moved to the outer tyre.
+float axle_grip(const CarParams& p, float load, float transfer) {
+  auto force = [&](float n) {
+    n = std::max(n, 0.0f);
+    return n * p.mu * std::max(0.3f, 1.0f - p.mu_load_sensitivity * (n / p.nominal_load - 1.0f));
+  };
+  return force(0.5f * load + transfer) + force(0.5f * load - transfer);
+}
+
+// The steady-state cornering limit (m/s^2) at `speed`, times kCorneringGrip. A car corners
+// only as hard as its weaker axle: the lateral load transfer (shared by roll stiffness)
+// costs the more-transferring axle grip through load sensitivity, and each axle must
+// carry its share of the centripetal force. For gt3 this is about 7-9% below the
+// average-tyre estimate, which left long corners (Suzuka's Spoon) no margin at all.
+float lateral_limit(const CarParams& p, float speed) {
+  float down = 0.5f * kAirDensity * p.lift_area * speed * speed;
+  float weight = p.mass * kGravity;
+  float b = p.wheelbase - p.cg_to_front;
+  float front = weight * b / p.wheelbase + down * p.aero_front;
+  float rear = weight * p.cg_to_front / p.wheelbase + down * (1.0f - p.aero_front);
+  float lo = 0.0f, hi = 4.0f * (weight + down) * p.mu / p.mass;
+  for (int it = 0; it < 20; ++it) {
+    float ay = 0.5f * (lo + hi);
+    float lateral = p.mass * ay * p.cg_height / p.track_width;
+    bool holds = axle_grip(p, front, lateral * p.roll_stiffness_front) >= p.mass * ay * b / p.wheelbase &&
+                 p.rear_grip * axle_grip(p, rear, lateral * (1.0f - p.roll_stiffness_front)) >=
+                     p.mass * ay * p.cg_to_front / p.wheelbase;
+    (holds ? lo : hi) = ay;
+  }
+  return kCorneringGrip * lo;
+}
+
 // Forward (acceleration) and backward (braking) passes around the loop twice, each
 // using the grip the corner leaves over on a friction ellipse.
 void speed_profile(RacingLine& line, const CarParams& p) {
@@ -118,7 +154,7 @@ void speed_profile(RacingLine& line, const CarParams& p) {
     float mu = effective_mu(p, speed);
     float grip = mu * (kGravity + 0.5f * kAirDensity * p.lift_area * speed * speed / p.mass);
     float lateral = speed * speed * std::abs(line.curvature[i]);
-    float share = std::min(1.0f, lateral / grip);
+    float share = std::min(1.0f, lateral / lateral_limit(p, speed));
     return std::make_pair(grip * std::sqrt(1.0f - share * share), mu);
   };
   for (int lap = 0; lap < 2; ++lap) {
@@ -150,13 +186,14 @@ void speed_profile(RacingLine& line, const CarParams& p) {
 
 float corner_speed_limit(const CarParams& p, float kappa) {
   float k = std::abs(kappa);
-  float v = 120.0f;  // above any top speed; the forward pass brings it down to what the engine gives
-  for (int it = 0; it < 4; ++it) {  // the grip depends on the speed through downforce and load sensitivity
-    float mu = effective_mu(p, v);
-    float denom = k - mu * 0.5f * kAirDensity * p.lift_area / p.mass;
-    v = denom > 0.0f ? std::min(120.0f, std::sqrt(mu * kGravity / denom)) : 120.0f;
+  // Above any top speed; the forward pass brings it down to what the engine gives.
+  if (k * 120.0f * 120.0f <= lateral_limit(p, 120.0f)) return 120.0f;
+  float lo = 0.0f, hi = 120.0f;  // v^2 k - limit(v) rises with v: bisect its root
+  for (int it = 0; it < 24; ++it) {
+    float v = 0.5f * (lo + hi);
+    (v * v * k <= lateral_limit(p, v) ? lo : hi) = v;
   }
-  return v;
+  return lo;
 }
 
 RacingLine build_racing_line(const Track& track, const CarParams& params, const float* xy, int m) {

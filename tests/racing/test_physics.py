@@ -184,3 +184,15 @@ def test_monza_reference_lap_is_a_real_gt3_lap():
     assert lap["completed"]
     assert 101.7 < lap["lap_time_s"] < 112.4, lap
     assert 270 < lap["top_speed_kmh"] < 290, lap
+
+
+@pytest.mark.skipif(not (SHARED / "tracks" / "Oschersleben.csv").exists(), reason="../shared/tracks not present")
+@pytest.mark.parametrize("name", ["Oschersleben", "Nuerburgring", "Suzuka"])
+def test_reference_lap_stays_on_shared_tracks_that_it_used_to_leave(name):
+    # These laps used to leave the track (4.6, 1.0 and 6.9 s with three tyres out; Suzuka
+    # spun in the Spoon curve).
+    track = load_track(SHARED / "tracks" / f"{name}.csv", crossings="bridge" if name == "Suzuka" else "error")
+    lap = reference_lap_details(track, "gt3", raceline=SHARED / "tracks" / "racelines" / f"{name}.csv")
+    assert lap["completed"], lap
+    assert lap["off_course_s"] == 0.0 and lap["wall_s"] == 0.0, lap
+    assert lap["min_speed_kmh"] > 40.0, lap  # no spin: their slowest corners are taken at 55 km/h or more
