@@ -115,12 +115,16 @@ float free_space(const World& w, int team, Vec2 focus, float seconds) {
 // GetOnTheBallCommands): space ahead (0.5 s of sprint towards goal), space around him,
 // and nearness to goal, which weighs 2 + 6 x the carrier's mind set, so that forwards
 // look for team-mates nearer goal far more than defenders do.
+float goal_nearness(const World& w, int p, const TeamView& tv) {
+  float f = 1.0f - clampf(distance(player_pos(w, p), tv.goal) / (2.0f * kHalfLength), 0.0f, 1.0f);
+  return f * std::sqrt(f);  // GRF: to the power 1.5, so that it counts more near goal
+}
+
 float tactical_rating(const World& w, int p, const TeamView& tv, float forward_weight) {
   Vec2 pos = player_pos(w, p);
   float ahead = free_space(w, tv.team, pos + Vec2{tv.attack_sign * kSprintSpeed * 0.5f, 0.0f}, 0.5f);
   float around = free_space(w, tv.team, pos + player_vel(w, p) * 0.1f, 0.1f);
-  float forward = std::pow(1.0f - clampf(distance(pos, tv.goal) / (2.0f * kHalfLength), 0.0f, 1.0f), 1.5f);
-  return (0.4f * ahead + 0.3f * around + forward_weight * forward) / (0.7f + forward_weight);
+  return (0.4f * ahead + 0.3f * around + forward_weight * goal_nearness(w, p, tv)) / (0.7f + forward_weight);
 }
 
 // GRF's odds that a ball from `from` reaches `to` (ElizaController::_GetPassingOdds):
@@ -146,20 +150,24 @@ float passing_odds(const World& w, int team, Vec2 from, Vec2 to, float speed_fac
   return 1.0f - std::fmin(danger, 1.0f);
 }
 
-// GRF's AI on the ball (GetOnTheBallCommands), in its order: pass to the team-mate whose
-// tactical rating beats the carrier's by the most, weighed with the pass's odds; else
-// shoot from around the penalty spot when a lane to goal is open enough; else dribble
-// towards goal, steered away from the nearest opponents.
 // The attack's shape in possession (GRF's TeamAIController::GetAdaptedFormationPosition
 // and DefaultOffenseStrategy): the block moves with the ball, so the forward-minded
 // players stay ahead of the carrier by up to 12 m (a forward) and make themselves a
-// target near goal, held onside: no deeper than the second-last opponent or the ball,
+// target near goal, held onside: no deeper than `onside` (offside_line) or the ball,
 // whichever is further upfield.
-Vec2 support_position(const World& w, int p, const TeamView& tv, Vec2 target) {
+Vec2 support_position(const World& w, int p, const TeamView& tv, float onside, Vec2 target) {
   float mind = role_mind_set(w.p.role[p]);
   if (mind < 0.5f) return target;
   float ball_up = tv.attack_sign * w.ball.x;
-  float last = -1e30f, second = -1e30f;  // the two opponents nearest their goal line, upfield coordinate
+  float want = std::fmax(tv.attack_sign * target.x, ball_up + 12.0f * (mind - 0.25f) / 0.75f);
+  want = std::fmin(std::fmin(want, std::fmax(onside, ball_up) - 0.5f), kHalfLength - 6.0f);
+  target.x = tv.attack_sign * want;
+  return target;
+}
+
+// The second-last opponent's upfield coordinate (towards the goal the team attacks).
+float offside_line(const World& w, const TeamView& tv) {
+  float last = -1e30f, second = -1e30f;
   int opp = 1 - tv.team;
   for (int s = 0; s < w.team_size[opp]; ++s) {
     int q = first_of(opp) + s;
@@ -168,13 +176,13 @@ Vec2 support_position(const World& w, int p, const TeamView& tv, Vec2 target) {
     if (up > last) second = last, last = up;
     else if (up > second) second = up;
   }
-  float onside = std::fmax(second, ball_up) - 0.5f;
-  float want = std::fmax(tv.attack_sign * target.x, ball_up + 12.0f * (mind - 0.25f) / 0.75f);
-  want = std::fmin(std::fmin(want, onside), kHalfLength - 6.0f);
-  target.x = tv.attack_sign * want;
-  return target;
+  return second;
 }
 
+// GRF's AI on the ball (GetOnTheBallCommands), in its order: pass to the team-mate whose
+// tactical rating beats the carrier's by the most, weighed with the pass's odds; else
+// shoot from around the penalty spot when a lane to goal is open enough; else dribble
+// towards goal, steered away from the nearest opponents.
 void decide_with_ball(World& w, int p, const TeamView& tv) {
   Vec2 pos = player_pos(w, p);
   float error = 1.6f - tv.difficulty;
@@ -198,12 +206,15 @@ void decide_with_ball(World& w, int p, const TeamView& tv) {
   for (int s = 0; s < w.team_size[tv.team]; ++s) {
     int q = first_of(tv.team) + s;
     if (q == p || !w.p.present[q]) continue;
-    float rating = tactical_rating(w, q, tv, forward_weight);
-    if (w.p.role[q] == kRoleGK) rating *= 0.7f;
-    if (rating <= own + improvement) continue;
     Vec2 qpos = player_pos(w, q);
     float d = distance(qpos, pos);
     if (d < 3.0f || d > kAiClearanceReach) continue;
+    // With all the space there is he could still not beat the carrier: skip the rest.
+    float keeper_factor = w.p.role[q] == kRoleGK ? 0.7f : 1.0f;
+    float best_case = keeper_factor * (0.7f + forward_weight * goal_nearness(w, q, tv)) / (0.7f + forward_weight);
+    if (best_case <= own + improvement) continue;
+    float rating = keeper_factor * tactical_rating(w, q, tv, forward_weight);
+    if (rating <= own + improvement) continue;
     Vec2 target = qpos + player_vel(w, q) * std::fmin(0.7f + 0.03f * d, 0.5f);
     float odds = passing_odds(w, tv.team, pos + player_vel(w, p) * 0.12f, target, 1.0f);
     if (odds <= pass_minimum) continue;
@@ -443,6 +454,7 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai) {
       if (owner_team < 0 && (tv.difficulty < 0.5f || second_d > 12.0f)) second = -1;
     }
     int reaction = static_cast<int>(std::lround(2.0f * (1.0f - tv.difficulty)));
+    const float onside = owner_team == team ? offside_line(w, tv) : 0.0f;
     for (int s = 0; s < w.team_size[team]; ++s) {
       int p = first_of(team) + s;
       if (!w.p.present[p]) continue;
@@ -522,7 +534,7 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai) {
         Vec2 home{w.p.home_x[p], w.p.home_y[p]};
         float push = owner_team == team ? 12.0f : (owner_team < 0 ? 4.0f : -2.0f);
         Vec2 target{home.x + tv.attack_sign * push + 0.35f * ball.x, home.y + 0.3f * (ball.y - home.y)};
-        if (owner_team == team) target = support_position(w, p, tv, target);
+        if (owner_team == team) target = support_position(w, p, tv, onside, target);
         if (owner_team == 1 - team) {
           // Mark the nearest opponent to the spot, goal side.
           int mark = -1;

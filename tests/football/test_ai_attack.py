@@ -15,7 +15,7 @@ GAME_STEPS = 3001
 
 
 def test_medium_ai_scores_against_a_random_player():
-    # Ours concedes about 1.7 a game (20 games), GRF's 1.25-3.25; the AI before its attack was
+    # Ours concedes 1.7-2.4 a game (19-20 in these 8 seeded games), GRF's 1.25-3.25; the AI before its attack was
     # calibrated conceded 0.25 a game and would fail this.
     games = 8
     vec = trackfield.vector.make("11_vs_11_stochastic", num_envs=games, num_threads=1)
@@ -26,7 +26,7 @@ def test_medium_ai_scores_against_a_random_player():
         _, reward, _, _, _ = vec.step(rng.integers(0, 19, size=games))
         conceded += int(np.sum(reward < -0.5))
     vec.close()
-    assert conceded >= 6, f"the medium AI scored {conceded} goals in {games} games against a random player"
+    assert conceded >= 10, f"the medium AI scored {conceded} goals in {games} games against a random player"
 
 
 def test_unpressed_carrier_passes_to_a_free_forward(scenario_file):
