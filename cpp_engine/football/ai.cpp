@@ -105,6 +105,7 @@ float free_space(const World& w, int team, Vec2 focus, float seconds) {
     int q = first_of(opp) + s;
     if (!w.p.present[q] || w.p.role[q] == kRoleGK) continue;
     Vec2 at = player_pos(w, q) + player_vel(w, q) * 0.2f;
+    if (length_sq(at - focus) >= (run + 5.0f) * (run + 5.0f)) continue;  // adds nothing; spares the sqrt
     float d = std::fmax(distance(at, focus) - run, 0.0f);
     threat += 1.0f - std::fmin(d, 5.0f) / 5.0f;
   }
@@ -143,8 +144,11 @@ float passing_odds(const World& w, int team, Vec2 from, Vec2 to, float speed_fac
     float u = dot(at - from, seg) / len_sq;
     if (u < 0.0f || u > 1.2f) continue;
     float cu = clampf(u, 0.0f, 1.0f);
-    float opp_time = (distance(at, from + seg * cu) + 1.0f) / kSprintSpeed;
     float ball_time = (0.7f + len * cu * u * 0.03f) / speed_factor;
+    // Too far from the lane to add danger: skip the sqrt.
+    float reach = (ball_time + 0.5f) * kSprintSpeed - 1.0f;
+    if (reach <= 0.0f || length_sq(at - (from + seg * cu)) >= reach * reach) continue;
+    float opp_time = (distance(at, from + seg * cu) + 1.0f) / kSprintSpeed;
     danger += clampf(ball_time - opp_time + 0.5f, 0.0f, 1.0f);
   }
   return 1.0f - std::fmin(danger, 1.0f);
