@@ -6,10 +6,10 @@ from trackfield.core.pettingzoo import BatchParallelEnv
 from trackfield.driving.config import DrivingConfig
 from trackfield.driving.engine import make_engine
 from trackfield.driving.scenarios import load_driving_scenario
-from trackfield.driving.window import HumanWindow
+from trackfield.driving.window import HumanWindow, ShowsHumanWindow
 
 
-class DrivingParallelEnv(BatchParallelEnv):
+class DrivingParallelEnv(ShowsHumanWindow, BatchParallelEnv):
     """Driving as a PettingZoo ``ParallelEnv``: every controlled vehicle is an agent.
 
     An agent is named ``"vehicle_<k>"`` with k its identity in the episode (0, 1, ...:
@@ -55,27 +55,7 @@ class DrivingParallelEnv(BatchParallelEnv):
     def reset(self, seed=None, options=None):
         self.possible_agents = []
         self._index = {}
-        out = super().reset(seed=seed, options=options)
-        if self._human is not None:
-            self._human.show()
-        return out
-
-    def step(self, actions):
-        out = super().step(actions)
-        if self._human is not None:
-            self._human.show()
-        return out
-
-    def render(self):
-        if self.render_mode == "human":
-            self._human.show()
-            return None
-        return super().render()
-
-    def close(self):
-        if self._human is not None:
-            self._human.close()
-        super().close()
+        return super().reset(seed=seed, options=options)
 
     def set_state(self, state: bytes) -> None:
         self.possible_agents = []

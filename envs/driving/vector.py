@@ -7,10 +7,10 @@ from trackfield.core.vector import BatchVectorEnv
 from trackfield.driving.config import DrivingConfig
 from trackfield.driving.engine import make_engine
 from trackfield.driving.scenarios import load_driving_scenario
-from trackfield.driving.window import HumanWindow
+from trackfield.driving.window import HumanWindow, ShowsHumanWindow
 
 
-class DrivingVectorEnv(BatchVectorEnv):
+class DrivingVectorEnv(ShowsHumanWindow, BatchVectorEnv):
     """``num_envs`` driving worlds; ``step`` runs them all inside C++ on ``num_threads``.
 
     One fixed (num_envs, slots) layout: observations (num_envs, slots, 336), actions
@@ -37,29 +37,6 @@ class DrivingVectorEnv(BatchVectorEnv):
         self._human = HumanWindow(engine, self.config.render_width, self.metadata["render_fps"]) if human else None
         if human:
             self.render_mode = "human"
-
-    def reset(self, *, seed=None, options=None):
-        out = super().reset(seed=seed, options=options)
-        if self._human is not None:
-            self._human.show()
-        return out
-
-    def step(self, actions):
-        out = super().step(actions)
-        if self._human is not None:
-            self._human.show()
-        return out
-
-    def render(self):
-        if self.render_mode == "human":
-            self._human.show()
-            return None
-        return super().render()
-
-    def close(self, **kwargs):
-        if self._human is not None:
-            self._human.close()
-        return super().close(**kwargs)
 
 
 __all__ = ["DrivingVectorEnv"]

@@ -22,3 +22,33 @@ class HumanWindow:
 
             close_window(self._window)
             self._window = None
+
+
+class ShowsHumanWindow:
+    """Mixin for the driving vector and parallel envs: with a ``HumanWindow`` in
+    ``self._human``, shows world 0 after every reset and step and on render()."""
+
+    _human = None
+
+    def reset(self, *args, **kwargs):
+        out = super().reset(*args, **kwargs)
+        if self._human is not None:
+            self._human.show()
+        return out
+
+    def step(self, actions):
+        out = super().step(actions)
+        if self._human is not None:
+            self._human.show()
+        return out
+
+    def render(self):
+        if self.render_mode == "human":
+            self._human.show()
+            return None
+        return super().render()
+
+    def close(self, **kwargs):
+        if self._human is not None:
+            self._human.close()
+        return super().close(**kwargs)

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import functools
+import socket
 
 import numpy as np
+import pytest
 
 import trackfield
 from trackfield.reward_design import TrajectoryRecorder
@@ -43,3 +45,13 @@ def agent_race(seed: int = 0, steps: int = 80, scenario: str = "race_1v3"):
         if term or trunc:
             break
     return env.trajectory()
+
+
+@pytest.fixture
+def no_sockets(monkeypatch):
+    """No network: any connection attempt raises (the model plumbing must not need one)."""
+    def refuse(*args, **kwargs):
+        raise OSError("network blocked in tests")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)

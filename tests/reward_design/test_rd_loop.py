@@ -1,7 +1,7 @@
 """The reward-design loop end to end with TEST DOUBLES (not models), sockets blocked."""
-import socket
 
 import pytest
+from rd_fixtures import no_sockets  # noqa: F401 - the fixture
 from conftest import load_example
 
 from trackfield.reward_design import preset
@@ -11,12 +11,8 @@ BROKEN = "import numpy as np\n\ndef progress(current, previous, course)\n    ret
 
 
 @pytest.fixture(autouse=True)
-def no_sockets(monkeypatch):
-    def refuse(*args, **kwargs):
-        raise OSError("network blocked in tests")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
+def _offline(no_sockets):
+    pass
 
 
 def _run(tmp_path, name):

@@ -1,7 +1,7 @@
 """Model plumbing without a network: sockets are blocked in every test here."""
-import socket
 
 import pytest
+from rd_fixtures import no_sockets  # noqa: F401 - the fixture
 
 from trackfield.reward_design import Comparison, ModelCallError, OpenAICompatible, prompts, two_stage
 from trackfield.reward_design.models import parse_verdict
@@ -9,12 +9,8 @@ from trackfield.reward_design.testing import ScriptedGenerator, ScriptedJudge
 
 
 @pytest.fixture(autouse=True)
-def no_sockets(monkeypatch):
-    def refuse(*args, **kwargs):
-        raise OSError("network blocked in tests")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
+def _offline(no_sockets):
+    pass
 
 
 def test_openai_compatible_error_names_endpoint():
