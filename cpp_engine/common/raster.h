@@ -64,6 +64,8 @@ template <typename Plot>
 void scan_triangle_px(int width, int height, float x0, float y0, float x1, float y1, float x2, float y2, Plot&& plot) {
   float area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0);
   if (std::fabs(area) < 1e-9f) return;
+  // Wholly left or right of the canvas: no row can cover a pixel (views draw many such).
+  if (std::max({x0, x1, x2}) < 0.0f || std::min({x0, x1, x2}) > static_cast<float>(width)) return;
   int ymin = std::max(0, static_cast<int>(std::floor(std::min({y0, y1, y2}))));
   int ymax = std::min(height - 1, static_cast<int>(std::ceil(std::max({y0, y1, y2}))));
   const float xs[3] = {x0, x1, x2}, ys[3] = {y0, y1, y2};
