@@ -12,6 +12,9 @@ constexpr float kSpeedGain = 0.5f;    // pedal per m/s of speed error
 constexpr float kEdgeMargin = 1.2f;   // m the car's centre keeps inside the painted edge beyond half its width
 constexpr float kLookTime = 0.25f;       // s: targets the speed this far ahead (control period plus a margin; 0.2 s cost pack racing contact)
 constexpr float kControlPeriod = 0.1f;  // s between calls (10 Hz)
+constexpr float kPinnedSpeed = 1.0f;    // m/s below which a car is barely moving
+constexpr float kPinnedS = 3.0f;        // s barely moving before it backs off
+constexpr float kBackOffS = 1.0f;       // s it reverses for
 constexpr float kPreviewTime = 0.10f;   // s of line ahead the steering anticipates
 constexpr float kLateralGain = 1.5f;    // Stanley gain on the lateral error, 1/s
 constexpr float kYawDamping = 0.05f;    // rad of steering per rad/s of yaw-rate error
@@ -70,6 +73,9 @@ Traffic read_traffic(const CarState& self, const CarParams& p, const Track& trac
     if (std::abs(ds) < p.length + 0.5f) {  // alongside: stay on our side of it, a lane apart
       if (dd > 0.0f) max_d = std::min(max_d, o.d - lane);
       else min_d = std::max(min_d, o.d + lane);
+      // Less than a car length behind a car in our lane (one stopped crossways, say):
+      // no faster than it, or we pin it where it is stuck.
+      if (ds > 0.0f && std::abs(dd) < p.width + 0.3f) t.speed_cap = std::min(t.speed_cap, car_speed(o));
       continue;
     }
     float vo = car_speed(o);
@@ -122,6 +128,16 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
       return {-1.0f, self.heading_error > 0.0f ? 1.0f : -1.0f};
     }
     driver.reversing_s = 0.0f;
+  }
+  // Pinned: barely moving for a while though pointing the right way, e.g. nosed into a
+  // car that is itself stuck against the wall, which then cannot back out either. Back
+  // off straight for a moment to give it room.
+  driver.pinned_s = v < kPinnedSpeed ? driver.pinned_s + kControlPeriod : 0.0f;
+  if (driver.backing_s > 0.0f || driver.pinned_s > kPinnedS) {
+    driver.pinned_s = 0.0f;
+    driver.backing_s += kControlPeriod;
+    if (driver.backing_s <= kBackOffS) return {-1.0f, 0.0f};
+    driver.backing_s = 0.0f;
   }
 
   int block = k / kNoiseBlock;

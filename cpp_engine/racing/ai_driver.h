@@ -23,6 +23,9 @@ struct AiDriver {
   // Recovery: seconds spent stuck (slow and crossways or on a wall), seconds reversing.
   float stuck_s = 0.0f;
   float reversing_s = 0.0f;
+  // Pinned: seconds barely moving while pointing the right way; seconds backing off.
+  float pinned_s = 0.0f;
+  float backing_s = 0.0f;
 };
 
 // This car's control for the next period. `cars` are the n cars it races (its group),

@@ -15,7 +15,7 @@ struct RacingDomain {
   using Config = RaceConfig;
   static constexpr const char* kName = "racing";
   static constexpr uint32_t kSnapshotMagic = 0x43415254;  // "TRAC"
-  static constexpr uint32_t kSnapshotVersion = 2;  // 2: steer_history
+  static constexpr uint32_t kSnapshotVersion = 3;  // 2: steer_history; 3: the AI's pinned/backing timers
 
   static void check_config(const Config& cfg);
   static BatchLayout layout(const Config& cfg);
