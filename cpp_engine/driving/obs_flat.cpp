@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "common/batch_layout.h"
 #include "driving/obs_parts.h"
 #include "driving/obs_view.h"
 #include "driving/observed.h"
@@ -48,11 +49,7 @@ const std::vector<FieldSpec>& flat_specs() {
   return specs;
 }
 
-int flat_size() {
-  int n = 0;
-  for (const FieldSpec& f : flat_specs()) n += field_size(f);
-  return n;
-}
+int flat_size() { return fields_size(flat_specs()); }
 
 void write_flat(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) {
   const DriveMap& dm = world_map(w, cfg);

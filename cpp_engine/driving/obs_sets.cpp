@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 
+#include "common/batch_layout.h"
 #include "driving/obs.h"
 #include "driving/obs_parts.h"
 #include "driving/obs_view.h"
@@ -41,6 +42,15 @@ inline float clipf(float x) { return std::min(std::max(x, -1.0f), 1.0f); }
 
 bool dropped(Rng& r, uint32_t threshold) { return rng_next_u32(r) < threshold; }
 
+// The four columns every set point starts with: mask, x and y in the agent's frame
+// (scaled by inv_xy), and its height above the agent (/10 m).
+inline void write_point_xyz(float* row, float dx, float dy, float dz, float fc, float fs, float inv_xy) {
+  row[0] = 1.0f;
+  row[1] = clipf((fc * dx + fs * dy) * inv_xy);
+  row[2] = clipf((fc * dy - fs * dx) * inv_xy);
+  row[3] = clipf(dz * 0.1f);
+}
+
 constexpr uint32_t probability_threshold(float p) { return static_cast<uint32_t>(p * 4294967296.0); }
 
 }  // namespace
@@ -67,11 +77,7 @@ const std::vector<FieldSpec>& sets_specs() {
   return specs;
 }
 
-int sets_size() {
-  int n = 0;
-  for (const FieldSpec& f : sets_specs()) n += field_size(f);
-  return n;
-}
+int sets_size() { return fields_size(sets_specs()); }
 
 void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) {
   const DriveMap& dm = world_map(w, cfg);
@@ -155,10 +161,7 @@ void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
       }
       const int p = set[k];
       const float dx = static_cast<float>(px[p] - ox), dy = static_cast<float>(py[p] - oy);
-      row[0] = 1.0f;
-      row[1] = clipf((fc * dx + fs * dy) * inv_xy);
-      row[2] = clipf((fc * dy - fs * dx) * inv_xy);
-      row[3] = clipf((pz[p] - fz) * 0.1f);
+      write_point_xyz(row, dx, dy, pz[p] - fz, fc, fs, inv_xy);
       // cos and sin of (lane heading - ours) from the stored cos and sin: no trigonometry.
       row[4] = clipf(pc[p] * fc + psn[p] * fs);
       row[5] = clipf(psn[p] * fc - pc[p] * fs);
@@ -193,10 +196,7 @@ void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
       }
       const int p = set[k];
       const float dx = static_cast<float>(px[p] - ox), dy = static_cast<float>(py[p] - oy);
-      row[0] = 1.0f;
-      row[1] = clipf((fc * dx + fs * dy) * inv_xy);
-      row[2] = clipf((fc * dy - fs * dx) * inv_xy);
-      row[3] = clipf((pz[p] - fz) * 0.1f);
+      write_point_xyz(row, dx, dy, pz[p] - fz, fc, fs, inv_xy);
     }
     std::memset(row, 0, sizeof(float) * kBoundaryCols * (kSetBoundaryPoints - (e - b)));
     o += kBoundaryCols * kSetBoundaryPoints;
