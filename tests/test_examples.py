@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -92,3 +93,36 @@ def test_rllib_self_play_default_budget():
     pytest.importorskip("ray.rllib")
     out = run("rllib_self_play.py", timeout=900)
     assert out.count("goal difference vs built-in AI") >= 5 and "frozen as past_2" in out
+
+
+def test_self_play_football_scores_from_each_sides_view():
+    """The built-in AI as a policy (action 19 of action_set v2) beats a standing team from
+    either side: the goal differences carry the left side's sign and the right side's
+    observations are its own."""
+    from conftest import load_example
+
+    example = load_example("self_play_football")
+    ai = lambda obs: np.full(len(obs), 19)  # noqa: E731
+    idle = lambda obs: np.zeros(len(obs), int)  # noqa: E731
+    as_left = example.play(ai, idle, "5_vs_5", games=2, action_set="v2")
+    as_right = example.play(idle, ai, "5_vs_5", games=2, action_set="v2")
+    assert as_left.sum() > 0 and as_right.sum() < 0, (as_left, as_right)
+
+
+def test_self_play_football_with_two_saved_policies(tmp_path, capsys):
+    pytest.importorskip("stable_baselines3")
+    from conftest import load_example
+    from stable_baselines3 import PPO
+
+    import trackfield
+    from trackfield.core.sb3 import to_sb3
+
+    paths = []
+    for seed in (0, 1):
+        venv = to_sb3(trackfield.vector.make("academy_3_vs_1_with_keeper", num_envs=1))
+        paths.append(str(tmp_path / f"p{seed}.zip"))
+        PPO("MlpPolicy", venv, n_steps=16, batch_size=16, seed=seed).save(paths[-1])
+    load_example("self_play_football").main(["--scenario", "academy_3_vs_1_with_keeper", "--games", "2",
+                                             "--policy-a", paths[0], "--policy-b", paths[1]])
+    out = capsys.readouterr().out
+    assert "A vs B" in out and out.count("built-in AI") == 6, out
