@@ -29,6 +29,15 @@ class RaceStateHook:
     def state(self, raw) -> "CarState":  # noqa: F821
         return car_state_from_raw(raw, self.cars)
 
+    def restored(self, engine) -> None:
+        """After ``set_state``: the next step's reward compares with the restored world.
+        Between steps every world's engine row is the state the hook last saw (or, for the
+        restored world, the snapshot's), so all previous states are re-read from the engine."""
+        start, end = engine.world_info_fields.items[engine.world_info_fields.names.index("race_state")][1:3]
+        self.previous = self.state(engine.world_info[:, start:end].astype(np.float32))
+        if self.extra_return is None:  # restored before any reset
+            self.extra_return = np.zeros((engine.num_envs, engine.num_agents), np.float64)
+
     def score(self, current, previous):
         """Totals and weighted parts of the agent cars, (agents,) and (agents, K)."""
         totals, parts = self.program(current, previous, self.course)
