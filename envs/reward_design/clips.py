@@ -19,7 +19,7 @@ import numpy as np
 
 from trackfield.reward_design.models import Comparison
 from trackfield.reward_design.state import FIELD_NAMES, api_doc
-from trackfield.reward_design.trajectory import Trajectory, load_trajectory, replay
+from trackfield.reward_design.trajectory import Trajectory, load_trajectory
 
 RED, ORANGE = np.array([230, 30, 30], np.uint8), np.array([255, 150, 0], np.uint8)
 SKIP = ("others", "world", "car", "group", "contact", "distance")  # per-world tables, not one car's state
@@ -38,20 +38,47 @@ def write_png(path: str, image: np.ndarray) -> None:
                 + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b""))
 
 
-def _write_mp4(path, frames, fps=10):
-    """H.264 at x264's fastest preset: clips are for looking at, and encoding is most of the export's time."""
-    try:
-        import imageio_ffmpeg
-    except ImportError as error:
-        raise ImportError("clips need imageio-ffmpeg: pip install 'trackfield[render]'") from error
-    h, w = frames[0].shape[:2]
-    h, w = h - h % 2, w - w % 2
-    writer = imageio_ffmpeg.write_frames(path, (w, h), fps=fps, macro_block_size=1, quality=None,
-                                         output_params=["-preset", "ultrafast", "-crf", "28"])
-    writer.send(None)
-    for frame in frames:
-        writer.send(np.ascontiguousarray(frame[:h, :w]))
-    writer.close()
+class _Encoder:
+    """One ffmpeg process for all clips of a comparison: raw RGB frames go down one pipe
+    and the segment muxer cuts a file every ``per_clip`` frames (a key frame each), so
+    there is one process start and no encoder probe per clip. H.264 at x264's fastest
+    preset: clips are for looking at, and encoding is most of the export's CPU time."""
+
+    def __init__(self, pattern, width, height, per_clip, fps=10):
+        try:
+            import imageio_ffmpeg
+        except ImportError as error:
+            raise ImportError("clips need imageio-ffmpeg: pip install 'trackfield[render]'") from error
+        import subprocess
+        import tempfile
+
+        self.pattern = pattern
+        self._log = tempfile.TemporaryFile()
+        cmd = [imageio_ffmpeg.get_ffmpeg_exe(), "-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "rgb24",
+               "-s", f"{width}x{height}", "-r", str(fps), "-i", "-", "-an", "-c:v", "libx264", "-preset", "ultrafast",
+               "-crf", "28", "-pix_fmt", "yuv420p", "-g", str(per_clip), "-keyint_min", str(per_clip),
+               "-sc_threshold", "0", "-f", "segment", "-segment_time", f"{per_clip / fps:g}",
+               "-reset_timestamps", "1", "-segment_format", "mp4", pattern]
+        self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=self._log)
+
+    def write(self, frame: np.ndarray) -> None:
+        try:
+            self._proc.stdin.write(memoryview(frame).cast("B"))
+        except BrokenPipeError:
+            self.close()
+
+    def close(self) -> None:
+        if self._proc.stdin and not self._proc.stdin.closed:
+            try:
+                self._proc.stdin.close()
+            except BrokenPipeError:
+                pass
+        code = self._proc.wait()
+        self._log.seek(0)
+        message = self._log.read().decode(errors="replace").strip()
+        self._log.close()
+        if code != 0:
+            raise RuntimeError(f"ffmpeg failed writing {self.pattern} (exit {code}): {message[-2000:]}")
 
 
 def focus_car(traj: Trajectory) -> int:
@@ -77,22 +104,48 @@ def _mark(frame, contact, off):
     return frame
 
 
-def _frames(traj, steps, size):
-    frames = []
-    car = focus_car(traj)
-    rows = traj.raw.reshape(len(traj.raw), traj.cars, -1)[:, car]
-    from trackfield.reward_design.state import RAW_FIELDS
+class _Replay:
+    """Re-simulates a trajectory step by step on the engine itself (no observation or
+    info dict per step: only the world is drawn), checking each state bitwise."""
 
-    offsets, col = {}, 0
-    for name, width, _ in RAW_FIELDS:
-        offsets[name] = col
-        col += width
-    env, _ = replay(traj, steps=steps, frame=lambda e: e.unwrapped.unwrapped_engine.batch.render(0, size[0], size[1]),
-                    sink=frames)
-    for t, frame in enumerate(frames):
-        row = rows[t]
-        _mark(frame, row[offsets["car_contact"]] or row[offsets["wall_contact"]], row[offsets["off_course"]])
-    return frames
+    def __init__(self, traj: Trajectory):
+        import trackfield
+
+        self.traj = traj
+        self.env = trackfield.make(traj.scenario, **traj.config)
+        self.env.reset(options={"state": traj.initial_state})
+        self.engine = self.env.unwrapped.unwrapped_engine
+        fields = self.engine.world_info_fields
+        self.cols = slice(*fields.items[fields.names.index("race_state")][1:3])
+        car = focus_car(traj)
+        rows = traj.raw.reshape(len(traj.raw), traj.cars, -1)[:, car]
+        from trackfield.reward_design.state import RAW_FIELDS
+
+        offsets, col = {}, 0
+        for name, width, _ in RAW_FIELDS:
+            offsets[name] = col
+            col += width
+        self.contact = (rows[:, offsets["car_contact"]] != 0) | (rows[:, offsets["wall_contact"]] != 0)
+        self.off = rows[:, offsets["off_course"]] != 0
+
+    def step(self, t: int) -> None:
+        """Advances from state t to t + 1."""
+        actions = self.engine.actions[0]
+        actions[...] = self.traj.actions[t].reshape(actions.shape)
+        self.engine.batch.step()
+        row = self.engine.world_info[0, self.cols].astype(np.float32)
+        if not np.array_equal(row, self.traj.raw[t + 1]):
+            raise RuntimeError(f"replay of {self.traj.path or self.traj.scenario} diverged from the recording at "
+                               f"step {t + 1}")
+
+    def draw(self, t: int, out: np.ndarray) -> None:
+        """State t's chase view into ``out`` (height, width, 3), border marked."""
+        h, w = out.shape[:2]
+        out[...] = self.engine.batch.render(0, w, h)
+        _mark(out, self.contact[t], self.off[t])
+
+    def close(self) -> None:
+        self.env.close()
 
 
 def _state_rows(traj, begin, end):
@@ -120,25 +173,46 @@ def export_clips(traj_a, traj_b, out_dir, clip_s: float = 15.0, max_s: float = 1
             raise ValueError(f"trajectory {side} ({t.path or t.scenario}) keeps {k + 1} frames; a {clip_s:g} s clip "
                              f"needs {per_clip}")
     clips = min((k + 1) // per_clip for k in kept)
-    frames = [_frames(t, clips * per_clip - 1, size) for t in trajs]
     os.makedirs(out_dir, exist_ok=True)
+    width, height = size
+    if height % 2:
+        raise ValueError(f"size: the height must be even (H.264 at 4:2:0), got {size}")
+    # Both races are replayed in step and drawn into one side-by-side frame, streamed to
+    # the encoder; only the strips' thumbnails are kept, so memory does not grow with length.
+    frame = np.full((height, 2 * width + 4, 3), 255, np.uint8)
+    left, right = frame[:, :width], frame[:, width + 4:]
+    picks = [np.linspace(c * per_clip, (c + 1) * per_clip - 1, strip_frames).round().astype(int).tolist()
+             for c in range(clips)]
+    wanted = {k for p in picks for k in p}
+    thumbs = ({}, {})
+    replays = [_Replay(t) for t in trajs]
+    encoder = _Encoder(os.path.join(out_dir, "clip_%02d.mp4"), frame.shape[1], height, per_clip)
+    try:
+        for t in range(clips * per_clip):
+            if t:
+                for r in replays:
+                    r.step(t - 1)
+            replays[0].draw(t, left)
+            replays[1].draw(t, right)
+            encoder.write(frame)
+            if t in wanted:
+                thumbs[0][t] = left[::4, ::4].copy()
+                thumbs[1][t] = right[::4, ::4].copy()
+    finally:
+        encoder.close()
+        for r in replays:
+            r.close()
     out = {key: [] for key in ("clips_a", "strips_a", "strips_b", "states_a", "states_b")}
     for c in range(clips):
         lo, hi = c * per_clip, (c + 1) * per_clip
-        path = os.path.join(out_dir, f"clip_{c:02d}.mp4")
-        gap = np.full((size[1], 4, 3), 255, np.uint8)
-        _write_mp4(path, [np.concatenate([fa, gap, fb], axis=1) for fa, fb in zip(frames[0][lo:hi], frames[1][lo:hi])])
-        out["clips_a"].append(path)
-        for side, traj, fr in (("a", trajs[0], frames[0]), ("b", trajs[1], frames[1])):
-            picks = np.linspace(lo, hi - 1, strip_frames).round().astype(int)
-            strip = np.concatenate([fr[k][::4, ::4] for k in picks], axis=1)
+        out["clips_a"].append(os.path.join(out_dir, f"clip_{c:02d}.mp4"))
+        for side, traj, thumb in (("a", trajs[0], thumbs[0]), ("b", trajs[1], thumbs[1])):
             strip_path = os.path.join(out_dir, f"strip_{side}_{c:02d}.png")
-            write_png(strip_path, np.ascontiguousarray(strip))
+            write_png(strip_path, np.concatenate([thumb[k] for k in picks[c]], axis=1))
             out[f"strips_{side}"].append(strip_path)
             state_path = os.path.join(out_dir, f"states_{side}_{c:02d}.jsonl")
             with open(state_path, "w", encoding="utf-8") as f:
-                for row in _state_rows(traj, lo, hi):
-                    f.write(json.dumps(row) + "\n")
+                f.writelines(json.dumps(row) + "\n" for row in _state_rows(traj, lo, hi))
             out[f"states_{side}"].append(state_path)
     return Comparison(clips_a=tuple(out["clips_a"]), clips_b=tuple(out["clips_a"]), strips_a=tuple(out["strips_a"]),
                       strips_b=tuple(out["strips_b"]), states_a=tuple(out["states_a"]),
