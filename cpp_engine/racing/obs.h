@@ -35,6 +35,15 @@ void draw_chase_view(const RaceWorld& w, const RaceConfig& cfg, int car, uint8_t
                      int channels, float metres);
 void write_pixels(const RaceWorld& w, const RaceConfig& cfg, int agent, uint8_t* out);
 
+// Planar YUV 4:2:0 views of an RGB image (BT.601 limited range, what H.264 encoders take
+// without a conversion of their own; chroma from each 2 x 2 block's mean). Even width
+// and height; the planes may lie inside wider frames (row strides in bytes).
+struct Yuv420Planes {
+  uint8_t *y, *u, *v;
+  int y_stride, uv_stride;
+};
+void rgb_to_yuv420(const uint8_t* rgb, int width, int height, const Yuv420Planes& out);
+
 }  // namespace trackfield::racing
 
 #endif

@@ -119,4 +119,28 @@ void write_pixels(const RaceWorld& w, const RaceConfig& cfg, int agent, uint8_t*
   draw_chase_view(w, cfg, cfg.agent_car(agent), out, cfg.pixel_width, cfg.pixel_height, 3, cfg.pixel_metres);
 }
 
+void rgb_to_yuv420(const uint8_t* rgb, int width, int height, const Yuv420Planes& out) {
+  const size_t row = static_cast<size_t>(width) * 3;
+  for (int r = 0; r < height; r += 2) {
+    const uint8_t* a = rgb + r * row;
+    const uint8_t* b = a + row;
+    uint8_t* ya = out.y + static_cast<size_t>(r) * out.y_stride;
+    uint8_t* yb = ya + out.y_stride;
+    uint8_t* u = out.u + static_cast<size_t>(r / 2) * out.uv_stride;
+    uint8_t* v = out.v + static_cast<size_t>(r / 2) * out.uv_stride;
+    for (int x = 0; x < width; ++x) {
+      ya[x] = static_cast<uint8_t>(((66 * a[3 * x] + 129 * a[3 * x + 1] + 25 * a[3 * x + 2] + 128) >> 8) + 16);
+      yb[x] = static_cast<uint8_t>(((66 * b[3 * x] + 129 * b[3 * x + 1] + 25 * b[3 * x + 2] + 128) >> 8) + 16);
+    }
+    for (int x = 0; x < width / 2; ++x) {
+      const int k = 6 * x;
+      const int R = a[k] + a[k + 3] + b[k] + b[k + 3], G = a[k + 1] + a[k + 4] + b[k + 1] + b[k + 4];
+      const int B = a[k + 2] + a[k + 5] + b[k + 2] + b[k + 5];
+      // The sums are four pixels': the extra factor 4 goes into the shift (>> 10).
+      u[x] = static_cast<uint8_t>(((-38 * R - 74 * G + 112 * B + 512) >> 10) + 128);
+      v[x] = static_cast<uint8_t>(((112 * R - 94 * G - 18 * B + 512) >> 10) + 128);
+    }
+  }
+}
+
 }  // namespace trackfield::racing

@@ -39,7 +39,8 @@ def write_png(path: str, image: np.ndarray) -> None:
 
 
 class _Encoder:
-    """One ffmpeg process for all clips of a comparison: raw RGB frames go down one pipe
+    """One ffmpeg process for all clips of a comparison: raw YUV 4:2:0 frames go down one
+    pipe (the renderer converts: ffmpeg's own RGB conversion took a third of its time)
     and the segment muxer cuts a file every ``per_clip`` frames (a key frame each), so
     there is one process start and no encoder probe per clip. H.264 at x264's fastest
     preset: clips are for looking at, and encoding is most of the export's CPU time."""
@@ -54,9 +55,9 @@ class _Encoder:
 
         self.pattern = pattern
         self._log = tempfile.TemporaryFile()
-        cmd = [imageio_ffmpeg.get_ffmpeg_exe(), "-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "rgb24",
+        cmd = [imageio_ffmpeg.get_ffmpeg_exe(), "-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p",
                "-s", f"{width}x{height}", "-r", str(fps), "-i", "-", "-an", "-c:v", "libx264", "-preset", "ultrafast",
-               "-crf", "28", "-pix_fmt", "yuv420p", "-g", str(per_clip), "-keyint_min", str(per_clip),
+               "-crf", "28", "-colorspace", "smpte170m", "-color_range", "tv", "-g", str(per_clip), "-keyint_min", str(per_clip),
                "-sc_threshold", "0", "-f", "segment", "-segment_time", f"{per_clip / fps:g}",
                "-reset_timestamps", "1", "-segment_format", "mp4", pattern]
         self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=self._log)
@@ -97,11 +98,41 @@ def kept_steps(traj: Trajectory, max_s: float = 180.0, control_hz: int = 10) -> 
     return min(end, int(round(max_s * control_hz)), traj.steps)
 
 
+def _border(image, value, width) -> None:
+    image[:width], image[-width:], image[:, :width], image[:, -width:] = value, value, value, value
+
+
 def _mark(frame, contact, off):
     if contact or off:
-        colour = RED if contact else ORANGE
-        frame[:6], frame[-6:], frame[:, :6], frame[:, -6:] = colour, colour, colour, colour
+        _border(frame, RED if contact else ORANGE, 6)
     return frame
+
+
+def yuv(rgb) -> tuple:
+    """An RGB colour in the renderer's YUV (BT.601 limited range, integer as in C++)."""
+    r, g, b = (int(c) for c in rgb)
+    return (((66 * r + 129 * g + 25 * b + 128) >> 8) + 16, ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128,
+            ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128)
+
+
+class _Frame:
+    """One side-by-side YUV 4:2:0 frame (A left, a white 4-pixel gap, B right) in one
+    buffer, as ffmpeg reads it; ``side(k)`` gives the three planes of side k."""
+
+    def __init__(self, width, height):
+        self.width, self.height, wide = width, height, 2 * width + 4
+        self.buffer = np.empty(wide * height * 3 // 2, np.uint8)
+        y = self.buffer[:wide * height].reshape(height, wide)
+        u = self.buffer[wide * height:wide * height * 5 // 4].reshape(height // 2, wide // 2)
+        v = self.buffer[wide * height * 5 // 4:].reshape(height // 2, wide // 2)
+        self.planes = (y, u, v)
+        for plane, value in zip(self.planes, yuv((255, 255, 255))):
+            plane[...] = value
+
+    def side(self, k):
+        y, u, v = self.planes
+        x, c = k * (self.width + 4), k * (self.width // 2 + 2)
+        return y[:, x:x + self.width], u[:, c:c + self.width // 2], v[:, c:c + self.width // 2]
 
 
 class _Replay:
@@ -138,11 +169,17 @@ class _Replay:
             raise RuntimeError(f"replay of {self.traj.path or self.traj.scenario} diverged from the recording at "
                                f"step {t + 1}")
 
-    def draw(self, t: int, out: np.ndarray) -> None:
-        """State t's chase view into ``out`` (height, width, 3), border marked."""
-        h, w = out.shape[:2]
-        out[...] = self.engine.batch.render(0, w, h)
-        _mark(out, self.contact[t], self.off[t])
+    def draw(self, t: int, planes) -> None:
+        """State t's chase view into YUV planes (y, u, v), border marked."""
+        y, u, v = planes
+        self.engine.batch.render_yuv420(0, y, u, v)
+        if self.contact[t] or self.off[t]:
+            for plane, value, width in zip(planes, yuv(RED if self.contact[t] else ORANGE), (6, 3, 3)):
+                _border(plane, value, width)  # 3 chroma samples are the luma's 6 pixels
+
+    def thumbnail(self, t: int, width: int, height: int) -> np.ndarray:
+        """State t's chase view in RGB, border marked, a quarter across (for strips)."""
+        return _mark(self.engine.batch.render(0, width, height), self.contact[t], self.off[t])[::4, ::4].copy()
 
     def close(self) -> None:
         self.env.close()
@@ -175,29 +212,26 @@ def export_clips(traj_a, traj_b, out_dir, clip_s: float = 15.0, max_s: float = 1
     clips = min((k + 1) // per_clip for k in kept)
     os.makedirs(out_dir, exist_ok=True)
     width, height = size
-    if height % 2:
-        raise ValueError(f"size: the height must be even (H.264 at 4:2:0), got {size}")
+    if width % 2 or height % 2:
+        raise ValueError(f"size must be even in both dimensions (H.264 at 4:2:0), got {size}")
     # Both races are replayed in step and drawn into one side-by-side frame, streamed to
     # the encoder; only the strips' thumbnails are kept, so memory does not grow with length.
-    frame = np.full((height, 2 * width + 4, 3), 255, np.uint8)
-    left, right = frame[:, :width], frame[:, width + 4:]
+    frame = _Frame(width, height)
     picks = [np.linspace(c * per_clip, (c + 1) * per_clip - 1, strip_frames).round().astype(int).tolist()
              for c in range(clips)]
     wanted = {k for p in picks for k in p}
     thumbs = ({}, {})
     replays = [_Replay(t) for t in trajs]
-    encoder = _Encoder(os.path.join(out_dir, "clip_%02d.mp4"), frame.shape[1], height, per_clip)
+    encoder = _Encoder(os.path.join(out_dir, "clip_%02d.mp4"), 2 * width + 4, height, per_clip)
     try:
         for t in range(clips * per_clip):
-            if t:
-                for r in replays:
+            for k, r in enumerate(replays):
+                if t:
                     r.step(t - 1)
-            replays[0].draw(t, left)
-            replays[1].draw(t, right)
-            encoder.write(frame)
-            if t in wanted:
-                thumbs[0][t] = left[::4, ::4].copy()
-                thumbs[1][t] = right[::4, ::4].copy()
+                r.draw(t, frame.side(k))
+                if t in wanted:
+                    thumbs[k][t] = r.thumbnail(t, width, height)
+            encoder.write(frame.buffer)
     finally:
         encoder.close()
         for r in replays:
