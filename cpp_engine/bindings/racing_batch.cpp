@@ -6,7 +6,6 @@
 
 #include <cmath>
 #include <memory>
-#include <vector>
 
 #include "bindings/batch.h"
 #include "racing/batch.h"
@@ -167,15 +166,12 @@ void bind_racing_batch(py::module_& m) {
         if (u.strides(0) != v.strides(0)) throw py::value_error("u and v must have the same row stride");
         const rc::RaceConfig& cfg = pb.batch->config();
         int car = cfg.num_agents() > 0 ? cfg.agent_car(0) : 0;
-        thread_local std::vector<uint8_t> rgb;  // scratch kept between frames
-        rgb.resize(static_cast<size_t>(width) * height * 3);
-        rc::draw_chase_view(pb.batch->world(i), cfg, car, rgb.data(), width, height, 3, 160.0f);
-        rc::rgb_to_yuv420(rgb.data(), width, height,
-                          {static_cast<uint8_t*>(y.mutable_data()), static_cast<uint8_t*>(u.mutable_data()),
-                           static_cast<uint8_t*>(v.mutable_data()), static_cast<int>(y.strides(0)),
-                           static_cast<int>(u.strides(0))});
+        rc::draw_chase_view_yuv420(pb.batch->world(i), cfg, car, width, height, 160.0f,
+                                   {static_cast<uint8_t*>(y.mutable_data()), static_cast<uint8_t*>(u.mutable_data()),
+                                    static_cast<uint8_t*>(v.mutable_data()), static_cast<int>(y.strides(0)),
+                                    static_cast<int>(u.strides(0))});
       }, py::arg("index"), py::arg("y"), py::arg("u"), py::arg("v"),
-         "render(index, width, height)'s view as planar YUV 4:2:0 (BT.601 limited range) into caller-owned "
+         "render(index, width, height)'s view painted as planar YUV 4:2:0 (BT.601 limited range) into caller-owned "
          "planes y (height, width), u and v (height / 2, width / 2); they may be views into wider frames.")
       .def("cars", [](PyRacingBatch& pb, int i) {
         if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");

@@ -32,3 +32,23 @@ def test_clip_longer_than_trajectory_refused(tmp_path):
     a = agent_race(seed=1, steps=40, scenario="race_1v3")
     with pytest.raises(ValueError, match="needs 150"):
         export_clips(a, a, tmp_path)
+
+
+def test_clip_frames_show_the_rendered_races_side_by_side(tmp_path):
+    import imageio_ffmpeg
+
+    from trackfield.reward_design.trajectory import replay
+
+    a = agent_race(seed=3, steps=160, scenario="race_1v3")
+    b = agent_race(seed=4, steps=170, scenario="race_1v3")
+    comparison = export_clips(a, b, tmp_path, size=(320, 180))
+    frames = imageio_ffmpeg.read_frames(comparison.clips_a[0])
+    assert next(frames)["size"] == (644, 180)
+    decoded = [np.frombuffer(f, np.uint8).reshape(180, 644, 3) for f, _ in zip(frames, range(61))]
+    for side, traj, cols in ((0, a, slice(0, 320)), (1, b, slice(324, 644))):
+        _, rendered = replay(traj, steps=60, frame=lambda e: e.unwrapped.unwrapped_engine.batch.render(0, 320, 180))
+        for t in (0, 60):
+            inner = (slice(6, -6), slice(6, -6))  # the border marks contact / off course
+            diff = np.abs(decoded[t][:, cols][inner].astype(int) - rendered[t][inner])
+            assert np.median(diff) <= 2 and diff.mean() < 6, (side, t)
+    assert (decoded[0][:, 320:324] > 240).all()  # the white gap between A and B
