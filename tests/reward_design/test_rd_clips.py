@@ -52,3 +52,25 @@ def test_clip_frames_show_the_rendered_races_side_by_side(tmp_path):
             diff = np.abs(decoded[t][:, cols][inner].astype(int) - rendered[t][inner])
             assert np.median(diff) <= 2 and diff.mean() < 6, (side, t)
     assert (decoded[0][:, 320:324] > 240).all()  # the white gap between A and B
+
+
+def test_odd_sizes_and_bad_planes_are_refused_by_name(tmp_path):
+    import trackfield
+
+    a = agent_race(seed=3, steps=160, scenario="race_1v3")
+    with pytest.raises(ValueError, match="size must be even"):
+        export_clips(a, a, tmp_path, size=(321, 180))
+    env = trackfield.make("race_1v3")
+    env.reset(seed=0)
+    batch = env.unwrapped.unwrapped_engine.batch
+    y, u, v = np.zeros((180, 320), np.uint8), np.zeros((90, 160), np.uint8), np.zeros((90, 160), np.uint8)
+    batch.render_yuv420(0, y, u, v)
+    assert len(np.unique(y)) > 3
+    with pytest.raises(ValueError, match="u and v"):
+        batch.render_yuv420(0, y, u[:, :100], v)
+    with pytest.raises(ValueError, match="y must be a writable"):
+        batch.render_yuv420(0, y.astype(np.float32), u, v)
+    with pytest.raises(ValueError, match="even"):
+        batch.render_yuv420(0, np.zeros((181, 320), np.uint8), u, v)
+    with pytest.raises(IndexError):
+        batch.render_yuv420(1, y, u, v)
