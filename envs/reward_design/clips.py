@@ -112,7 +112,7 @@ def _mark(frame, contact, off):
     return frame
 
 
-def yuv(rgb) -> tuple:
+def _yuv(rgb) -> tuple:
     """An RGB colour in the renderer's YUV (BT.601 limited range, integer as in C++)."""
     r, g, b = (int(c) for c in rgb)
     return (((66 * r + 129 * g + 25 * b + 128) >> 8) + 16, ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128,
@@ -130,7 +130,7 @@ class _Frame:
         u = self.buffer[wide * height:wide * height * 5 // 4].reshape(height // 2, wide // 2)
         v = self.buffer[wide * height * 5 // 4:].reshape(height // 2, wide // 2)
         self.planes = (y, u, v)
-        for plane, value in zip(self.planes, yuv((255, 255, 255))):
+        for plane, value in zip(self.planes, _yuv((255, 255, 255))):
             plane[...] = value
 
     def side(self, k):
@@ -178,7 +178,7 @@ class _Replay:
         y, u, v = planes
         self.engine.batch.render_yuv420(0, y, u, v)
         if self.contact[t] or self.off[t]:
-            for plane, value, width in zip(planes, yuv(RED if self.contact[t] else ORANGE), (6, 3, 3)):
+            for plane, value, width in zip(planes, _yuv(RED if self.contact[t] else ORANGE), (6, 3, 3)):
                 _border(plane, value, width)  # 3 chroma samples are the luma's 6 pixels
 
     def thumbnail(self, t: int, width: int, height: int) -> np.ndarray:

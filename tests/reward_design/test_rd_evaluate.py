@@ -5,7 +5,7 @@ import inspect
 import numpy as np
 import pytest
 
-from trackfield.reward_design import correlation_runs, evaluate, load_reward, preset, rescore
+from trackfield.reward_design import correlation_runs, evaluate, load_reward, preset, replay, rescore
 
 
 def weaving(obs):
@@ -96,3 +96,10 @@ def test_correlation_runs_start_from_10th_for_one_lap():
         me = int(np.flatnonzero(traj.state(0).controlled)[0])
         assert traj.state(0).rank[me] == 9
         assert traj.config["laps"] == 1 and traj.course.max_laps == 1
+
+
+def test_kept_races_replay_bitwise(short_races):
+    # A world's first race and its second (recorded from the autoreset's state on).
+    for traj in (short_races["trajectories"][0], short_races["trajectories"][-1]):
+        env, _ = replay(traj)  # raises at the first state that differs from the recording
+        env.close()
