@@ -189,14 +189,21 @@ class _Replay:
         self.env.close()
 
 
+def _column(values) -> list:
+    """One field's values as JSON-ready lists: ints and bools as such, floats to 4 places."""
+    values = np.asarray(values)
+    if values.dtype.kind in "biu":
+        return values.tolist()
+    return np.round(values.astype(np.float64), 4).tolist()
+
+
 def _state_rows(traj, begin, end):
     """The focus car's state per frame as dicts, built column by column (no per-frame CarState)."""
     from trackfield.reward_design.state import car_state_from_raw
 
     car = focus_car(traj)
     states = car_state_from_raw(traj.raw[begin:end], traj.cars)[np.arange(end - begin) * traj.cars + car]
-    columns = {name: np.round(np.asarray(getattr(states, name), np.float64), 4).tolist()
-               for name in FIELD_NAMES if name not in SKIP}
+    columns = {name: _column(getattr(states, name)) for name in FIELD_NAMES if name not in SKIP}
     return [{**{name: values[k] for name, values in columns.items()}, "step": begin + k} for k in range(end - begin)]
 
 
