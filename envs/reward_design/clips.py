@@ -17,6 +17,7 @@ import zlib
 
 import numpy as np
 
+from trackfield.reward_design.env_hook import race_state_columns
 from trackfield.reward_design.models import Comparison
 from trackfield.reward_design.state import FIELD_NAMES, api_doc
 from trackfield.reward_design.trajectory import Trajectory, load_trajectory
@@ -150,8 +151,7 @@ class _Replay:
         self.env = trackfield.make(traj.scenario, **traj.config)
         self.env.reset(options={"state": traj.initial_state})
         self.engine = self.env.unwrapped.unwrapped_engine
-        fields = self.engine.world_info_fields
-        self.cols = slice(*fields.items[fields.names.index("race_state")][1:3])
+        self.cols = race_state_columns(self.engine)
         car = focus_car(traj)
         rows = traj.raw.reshape(len(traj.raw), traj.cars, -1)[:, car]
         from trackfield.reward_design.state import RAW_FIELDS

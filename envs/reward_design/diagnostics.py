@@ -131,11 +131,11 @@ class _WorldRecorder:
     state rows and applied actions, so that each ended race becomes a Trajectory."""
 
     def __init__(self, envs):
+        from trackfield.reward_design.env_hook import race_state_columns
         from trackfield.reward_design.trajectory import _json_config
 
         self.envs, self.engine = envs, envs._engine
-        fields = self.engine.world_info_fields
-        self.cols = slice(*fields.items[fields.names.index("race_state")][1:3])
+        self.cols = race_state_columns(self.engine)
         self.config = _json_config(envs.config)
         n = envs.num_envs
         self.initial = [envs.get_state(i) for i in range(n)]
