@@ -129,7 +129,8 @@ def clips():
     ffmpeg = (c1.children_user + c1.children_system) - (c0.children_user + c0.children_system)
     frames = 2 * 150 * len(comparison.strips_a)
     print(f"export_clips 640 x 360: {frames / t:.0f} frames/s wall, {frames / (mine + ffmpeg):.0f} frames per CPU "
-          f"second ({frames} frames of two races, mp4 + strips + states; CPU: {mine:.2f} s here, {ffmpeg:.2f} s ffmpeg)")
+          f"second ({frames} frames of two races, mp4 + strips + states; CPU: {mine:.2f} s here, "
+          f"{ffmpeg:.2f} s ffmpeg)")
 
 
 if __name__ == "__main__":

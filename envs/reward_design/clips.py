@@ -63,22 +63,24 @@ class _Encoder:
         cmd = [imageio_ffmpeg.get_ffmpeg_exe(), "-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p",
                "-s", f"{width}x{height}", "-r", str(fps), "-i", "-", "-an", "-c:v", "libx264", "-preset", "ultrafast",
                "-qp", "23", "-threads", "1", "-colorspace", "smpte170m", "-color_range", "tv", "-g", str(per_clip),
-               "-keyint_min", str(per_clip), "-sc_threshold", "0", "-f", "segment", "-segment_time", f"{per_clip / fps:g}",
-               "-reset_timestamps", "1", "-segment_format", "mp4", pattern]
+               "-keyint_min", str(per_clip), "-sc_threshold", "0", "-f", "segment",
+               "-segment_time", f"{per_clip / fps:g}", "-reset_timestamps", "1", "-segment_format", "mp4", pattern]
         self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=self._log)
 
     def write(self, frame: np.ndarray) -> None:
         try:
             self._proc.stdin.write(memoryview(frame).cast("B"))
         except BrokenPipeError:
-            self.close()
+            self.close()  # raises with ffmpeg's message when it failed
+            raise RuntimeError(f"ffmpeg stopped reading frames for {self.pattern}") from None
 
     def close(self) -> None:
-        if self._proc.stdin and not self._proc.stdin.closed:
-            try:
-                self._proc.stdin.close()
-            except BrokenPipeError:
-                pass
+        if self._log.closed:
+            return
+        try:
+            self._proc.stdin.close()
+        except BrokenPipeError:
+            pass
         code = self._proc.wait()
         self._log.seek(0)
         message = self._log.read().decode(errors="replace").strip()

@@ -74,3 +74,15 @@ def test_odd_sizes_and_bad_planes_are_refused_by_name(tmp_path):
         batch.render_yuv420(0, np.zeros((181, 320), np.uint8), u, v)
     with pytest.raises(IndexError):
         batch.render_yuv420(1, y, u, v)
+
+
+def test_a_failing_encoder_raises_with_its_message(tmp_path, monkeypatch):
+    import imageio_ffmpeg
+
+    a = agent_race(seed=3, steps=160, scenario="race_1v3")
+    script = tmp_path / "broken_ffmpeg"
+    script.write_text("#!/bin/sh\necho 'Unknown encoder libx264' >&2\nexit 1\n")
+    script.chmod(0o755)
+    monkeypatch.setattr(imageio_ffmpeg, "get_ffmpeg_exe", lambda: str(script))
+    with pytest.raises(RuntimeError, match="ffmpeg failed writing .*Unknown encoder libx264"):
+        export_clips(a, a, tmp_path / "clips", size=(160, 90))
