@@ -86,3 +86,15 @@ def test_a_failing_encoder_raises_with_its_message(tmp_path, monkeypatch):
     monkeypatch.setattr(imageio_ffmpeg, "get_ffmpeg_exe", lambda: str(script))
     with pytest.raises(RuntimeError, match="ffmpeg failed writing .*Unknown encoder libx264"):
         export_clips(a, a, tmp_path / "clips", size=(160, 90))
+
+
+def test_one_encoder_cuts_every_clip_to_the_same_length(tmp_path):
+    import imageio_ffmpeg
+
+    a = agent_race(seed=3, steps=160, scenario="race_1v3")
+    b = agent_race(seed=4, steps=170, scenario="race_1v3")
+    comparison = export_clips(a, b, tmp_path, size=(160, 90), clip_s=3.0)
+    assert len(comparison.clips_a) == 5  # 161 frames: five 30-frame clips, the last 11 dropped
+    assert [imageio_ffmpeg.count_frames_and_secs(p)[0] for p in comparison.clips_a] == [30] * 5
+    rows = [json.loads(line) for line in open(comparison.states_b[2])]
+    assert [r["step"] for r in rows] == list(range(60, 90))
