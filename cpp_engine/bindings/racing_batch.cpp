@@ -150,6 +150,29 @@ void bind_racing_batch(py::module_& m) {
         return img;
       }, py::arg("index") = 0, py::arg("width") = 480, py::arg("height") = 0,
          "An RGB chase view of world `index`'s first agent (height 0: 3/4 of the width).")
+      .def("render_yuv420", [](PyRacingBatch& pb, int i, py::array y, py::array u, py::array v) {
+        if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
+        auto plane = [](py::array& a, const char* name) {
+          if (a.ndim() != 2 || !a.dtype().is(py::dtype::of<uint8_t>()) || a.strides(1) != 1 || !a.writeable())
+            throw py::value_error(std::string(name) + " must be a writable 2-D uint8 array with contiguous rows");
+        };
+        plane(y, "y"), plane(u, "u"), plane(v, "v");
+        const int height = static_cast<int>(y.shape(0)), width = static_cast<int>(y.shape(1));
+        if (width < 96 || width > 4096 || height < 54 || height > 4096 || width % 2 || height % 2)
+          throw py::value_error("y must be (height, width), both even, width in [96, 4096], height in [54, 4096]");
+        for (py::array* c : {&u, &v})
+          if (c->shape(0) != height / 2 || c->shape(1) != width / 2)
+            throw py::value_error("u and v must be (height / 2, width / 2) of y");
+        if (u.strides(0) != v.strides(0)) throw py::value_error("u and v must have the same row stride");
+        const rc::RaceConfig& cfg = pb.batch->config();
+        int car = cfg.num_agents() > 0 ? cfg.agent_car(0) : 0;
+        rc::draw_chase_view_yuv420(pb.batch->world(i), cfg, car, width, height, 160.0f,
+                                   {static_cast<uint8_t*>(y.mutable_data()), static_cast<uint8_t*>(u.mutable_data()),
+                                    static_cast<uint8_t*>(v.mutable_data()), static_cast<int>(y.strides(0)),
+                                    static_cast<int>(u.strides(0))});
+      }, py::arg("index"), py::arg("y"), py::arg("u"), py::arg("v"),
+         "render(index, width, height)'s view painted as planar YUV 4:2:0 (BT.601 limited range) into caller-owned "
+         "planes y (height, width), u and v (height / 2, width / 2); they may be views into wider frames.")
       .def("cars", [](PyRacingBatch& pb, int i) {
         if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
         const rc::RaceConfig& cfg = pb.batch->config();

@@ -35,6 +35,17 @@ void draw_chase_view(const RaceWorld& w, const RaceConfig& cfg, int car, uint8_t
                      int channels, float metres);
 void write_pixels(const RaceWorld& w, const RaceConfig& cfg, int agent, uint8_t* out);
 
+// Caller-owned planes of a YUV 4:2:0 image: y (height x width), u and v (height / 2 x
+// width / 2); they may lie inside wider frames (row strides in bytes).
+struct Yuv420Planes {
+  uint8_t *y, *u, *v;
+  int y_stride, uv_stride;
+};
+// draw_chase_view's picture painted as YUV 4:2:0 (BT.601 limited range), what video
+// encoders take; width and height even.
+void draw_chase_view_yuv420(const RaceWorld& w, const RaceConfig& cfg, int car, int width, int height, float metres,
+                            const Yuv420Planes& out);
+
 }  // namespace trackfield::racing
 
 #endif

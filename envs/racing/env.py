@@ -192,8 +192,8 @@ class RacingEnv(BatchEnv):
 
     def set_state(self, state: bytes) -> None:
         super().set_state(state)
-        if self._race_hook is not None:  # the next step's reward compares with the restored state
-            self._race_hook.previous = self._race_hook.state(self._engine.world_info[0, 1:].astype("float32"))
+        if self._race_hook is not None:
+            self._race_hook.restored(self._engine)
 
     def ai_action(self):
         """The action the built-in AI at full skill would take for the agent's car now

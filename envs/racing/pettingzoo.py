@@ -54,5 +54,10 @@ class RacingParallelEnv(BatchParallelEnv):
             rewards = self._race_hook.parallel_step(rewards, infos, self._index, raw)
         return observations, rewards, terminations, truncations, infos
 
+    def set_state(self, state: bytes) -> None:
+        super().set_state(state)
+        if self._race_hook is not None:
+            self._race_hook.restored(self._engine)
+
 
 __all__ = ["RacingParallelEnv"]

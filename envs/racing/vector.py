@@ -46,5 +46,10 @@ class RacingVectorEnv(BatchVectorEnv):
             rewards = self._race_hook.vector_step(rewards, info, terminated | truncated, self.num_agents)
         return obs, rewards, terminated, truncated, info
 
+    def set_state(self, index: int, state: bytes) -> None:
+        super().set_state(index, state)
+        if self._race_hook is not None:
+            self._race_hook.restored(self._engine)
+
 
 __all__ = ["RacingVectorEnv"]

@@ -9,6 +9,12 @@ from trackfield.reward_design.program import load_reward
 from trackfield.reward_design.state import car_state_from_raw, course_of_env
 
 
+def race_state_columns(engine) -> slice:
+    """Where the engine's world_info rows hold the race state (every car's row)."""
+    fields = engine.world_info_fields
+    return slice(*fields.items[fields.names.index("race_state")][1:3])
+
+
 class RaceStateHook:
     """Per env: the last CarState of every world and, with a reward file, the program."""
 
@@ -28,6 +34,14 @@ class RaceStateHook:
 
     def state(self, raw) -> "CarState":  # noqa: F821
         return car_state_from_raw(raw, self.cars)
+
+    def restored(self, engine) -> None:
+        """After ``set_state``: the next step's reward compares with the restored world.
+        Between steps every world's engine row is the state the hook last saw (or, for the
+        restored world, the snapshot's), so all previous states are re-read from the engine."""
+        self.previous = self.state(engine.world_info[:, race_state_columns(engine)].astype(np.float32))
+        if self.extra_return is None:  # restored before any reset
+            self.extra_return = np.zeros((engine.num_envs, engine.num_agents), np.float64)
 
     def score(self, current, previous):
         """Totals and weighted parts of the agent cars, (agents,) and (agents, K)."""

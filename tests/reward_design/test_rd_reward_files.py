@@ -198,3 +198,38 @@ def test_reward_file_after_set_state_matches_an_uninterrupted_run(speed_file):
     env.set_state(snap)
     _, got, _, _, _ = env.step(np.array([0.4, 0.1], np.float32))
     assert got == expected
+
+
+def test_vector_set_state_of_one_world_rescores_from_the_restored_state(speed_file):
+    envs = trackfield.vector.make("race_1v3", num_envs=2, num_threads=1, reward=speed_file)
+    envs.reset(seed=3)
+    throttle = np.tile(np.array([[0.6, 0.0]], np.float32), (2, 1))
+    turn = np.tile(np.array([[0.5, 0.2]], np.float32), (2, 1))
+    for _ in range(4):
+        envs.step(throttle)
+    snap = envs.get_state(0)
+    _, expected, _, _, info = envs.step(turn)
+    expected_parts = {k: np.array(v) for k, v in info["reward_components"].items()}
+    for _ in range(5):  # world 0 moves on; its stored previous state goes stale
+        envs.step(throttle)
+    envs.set_state(0, snap)
+    _, got, _, _, info = envs.step(turn)
+    assert got[0] == expected[0]
+    for name, value in info["reward_components"].items():
+        assert value[0] == expected_parts[name][0], name
+    # World 1 was not restored: its reward still compares with its own last state.
+    assert info["reward_components"]["progress"][1] > 0
+
+
+def test_parallel_set_state_rescores_from_the_restored_state(speed_file):
+    env = trackfield.parallel_env("race_1v3", reward=speed_file)
+    env.reset(seed=5)
+    for _ in range(4):
+        env.step({"car_0": np.array([0.6, 0.0], np.float32)})
+    snap = env.get_state()
+    _, expected, _, _, _ = env.step({"car_0": np.array([0.5, 0.2], np.float32)})
+    for _ in range(5):
+        env.step({"car_0": np.array([0.6, 0.0], np.float32)})
+    env.set_state(snap)
+    _, got, _, _, _ = env.step({"car_0": np.array([0.5, 0.2], np.float32)})
+    assert got["car_0"] == expected["car_0"]
