@@ -168,8 +168,9 @@ void shoot(World& w, int player, Vec2 aim, float error_scale) {
 
 // GRF's panic pass (_AddPanicPass): a high pass at power 0.7 with no receiver in mind,
 // towards the facing (its forward part damped to 0.8) plus 0.7 of the attacking direction
-// and 0.5 towards the side the player faces. A keeper running out to a loose ball faces
-// upfield, so the two forward parts cancel and the ball flies off towards the touchline.
+// and 0.5 towards the side the player faces. Facing upfield it goes long and a little
+// wide; a keeper stranded in the goal his team attacks (academy empty_goal, run_to_score)
+// meets the ball facing his own end, the forward parts cancel and it flies to touch.
 void clear_ball(World& w, int player, float error_scale) {
   if (w.ball.owner != player) return;
   float attack = team_of(player) == 0 ? 1.0f : -1.0f;
