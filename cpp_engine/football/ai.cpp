@@ -296,13 +296,15 @@ void decide_with_ball(World& w, int p, const TeamView& tv) {
   move_towards(w, p, pos + dir * 10.0f, pressure > 10.0f && to_goal_d > 30.0f);
 }
 
-// GRF's keeper on a loose ball panics (GetOnTheBallCommands, mind set 0) when his
+// GRF's keeper on a loose ball outside his box (inside it he dives and gathers with his
+// hands: _KeeperDeflectCommand) panics (GetOnTheBallCommands, mind set 0) when his
 // possession amount, (opponents' time to the ball + 0.2 s) / (his + 0.2 s), is under 3.
 // He decides as his kick starts, a wind-up before the touch, so with an opponent less
 // than 1.4 s of sprinting from the ball (11 m) he clears it first-time: measured on GRF
 // (academy_empty_goal), its keeper's clearances came with the random player 5-14 m away,
 // flew off at 24-31 m/s and mostly went out over the touchline.
 bool keeper_must_clear(const World& w, int p) {
+  if (keeper_may_handle(w, p)) return false;
   float opponent_d = nearest_opponent_distance(w, team_of(p), ball_pos(w));
   float opponent_time = opponent_d / kSprintSpeed;
   float own_time = kKickWindup * kStepSeconds;

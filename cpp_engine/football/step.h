@@ -44,6 +44,8 @@ void separate_players(World& w, const ContactPairs& pairs, int count);
 void step_ball_motion(World& w);
 float rolling_distance(float speed, float seconds);  // metres a ground ball covers
 void resolve_ball_control(World& w, const ScenarioConfig& sc);
+// A keeper with the ball inside his own penalty box, where he may use his hands.
+bool keeper_may_handle(const World& w, int p);
 
 // rules.cpp: goals, ball out of play, tackles, fouls, offside, set pieces.
 bool check_goal_or_out(World& w);  // true if play stopped this substep
