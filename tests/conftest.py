@@ -122,3 +122,40 @@ def load_example(name: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+# ---------------------------------------------------- football rules tests (tests/football/test_rules_*.py)
+# Directions: action -> index in raw obs sticky_actions (GRF: 8 directions, sprint, dribble).
+DIRECTIONS = {1: 0, 2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 7: 6, 8: 7}
+SPRINT_FLAG, DRIBBLE_FLAG = 8, 9
+GAME_MODE = dict(normal=0, kickoff=1, goal_kick=2, free_kick=3, corner=4, throw_in=5, penalty=6)
+
+# The opponents' only player: a lazy keeper stranded in the far (left) goal.
+FAR_LAZY_KEEPER = [(1.0, 0.0, "GK", True)]
+KICK_WINDUP = 4  # fewest steps from pressing a kick to the ball leaving the foot (GRF, measured: 3-4)
+MAX_KICK_WINDUP = 7  # ... up to three more the further the player must turn (GRF: 5-6 at 100-110 degrees)
+
+
+def press_kick(env, action, extra=0):
+    """Presses a kick and steps until the ball leaves the carrier's foot; returns that obs."""
+    obs, *_ = env.step(action)
+    for _ in range(KICK_WINDUP - 1 + extra):
+        assert obs["ball_owned_player"] >= 0, "the ball left before the kick's wind-up"
+        obs, *_ = env.step(0)
+    for _ in range(MAX_KICK_WINDUP - KICK_WINDUP - extra):
+        if obs["ball_owned_player"] == -1:
+            break
+        obs, *_ = env.step(0)
+    assert obs["ball_owned_player"] == -1, "the ball did not leave the foot after the wind-up"
+    return obs
+
+
+def step_until_done(env, actions):
+    """Steps through actions until the episode ends; returns [(obs, reward, term, trunc, info)]."""
+    out = []
+    for a in actions:
+        result = env.step(a)
+        out.append(result)
+        if result[2] or result[3]:
+            break
+    return out

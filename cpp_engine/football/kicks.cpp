@@ -36,6 +36,12 @@ Vec2 lead_target(const World& w, int receiver, Vec2 from, float ball_speed) {
   return lead;
 }
 
+// Lofted balls (GRF, measured: a 12 m high pass leaves at 13 m/s and peaks 1.4 m up, an
+// 18 m one at 16 m/s and 2.4 m, a 50 m one at 31 m/s and 3.9 m, landing about 38 m on and
+// running on), so the longer the kick the flatter and harder it is struck.
+float lofted_speed(float dist) { return 7.3f + 0.47f * dist; }
+float lofted_lift(float dist) { return clampf(5.2f + 0.3f * (dist - 12.0f), 4.0f, 9.0f); }
+
 }  // namespace
 
 // GRF's pass targeting: every team-mate is rated by how far (over 70 m) it is from the
@@ -89,11 +95,8 @@ bool try_pass(World& w, int player, int kind, Vec2 aim, float error_scale, float
   Vec2 vel;
   float vz;
   if (kind == kHighPass || (kind == kLongPass && dist > kLongPassLoftFrom)) {
-    // Lofted (GRF, measured: a 12 m high pass leaves at 13 m/s and peaks 1.4 m up, an
-    // 18 m one at 16 m/s and 2.4 m, a 50 m one at 31 m/s and 3.9 m, landing about 38 m
-    // on and running on), so the longer the pass the flatter and harder it is struck.
-    vel = dir * (7.3f + 0.47f * dist);
-    vz = clampf(5.2f + 0.3f * (dist - 12.0f), 4.0f, 9.0f);
+    vel = dir * lofted_speed(dist);
+    vz = lofted_lift(dist);
   } else {
     // Driven low, skimming the grass (GRF, measured: a 12 m pass leaves at 16.8 m/s,
     // a 17 m one at 21 m/s and arrives at 9.6 m/s, both under 0.5 m up).
@@ -161,6 +164,22 @@ void shoot(World& w, int player, Vec2 aim, float error_scale) {
   float vz = kShotLift;
   free_ball(w, dir * speed, vz, player);
   w.ball.shot_in_flight = true;
+}
+
+// GRF's panic pass (_AddPanicPass): a high pass at power 0.7 with no receiver in mind,
+// towards the facing (its forward part damped to 0.8) plus 0.7 of the attacking direction
+// and 0.5 towards the side the player faces. Facing upfield it goes long and a little
+// wide; a keeper stranded in the goal his team attacks (academy empty_goal, run_to_score)
+// meets the ball facing his own end, the forward parts cancel and it flies to touch.
+void clear_ball(World& w, int player, float error_scale) {
+  if (w.ball.owner != player) return;
+  float attack = team_of(player) == 0 ? 1.0f : -1.0f;
+  Vec2 face{w.p.face_x[player], w.p.face_y[player]};
+  Vec2 damped = normalized(Vec2{face.x * 0.8f, face.y}, Vec2{attack, 0.0f});
+  Vec2 dir = normalized(damped + Vec2{attack * 0.7f, (face.y > 0.0f ? 1.0f : -1.0f) * 0.5f}, Vec2{attack, 0.0f});
+  if (!w.m.deterministic) dir = rotated(dir, kick_error(w, player, 0.05f, error_scale));
+  constexpr float kPanicReach = 60.0f * 0.7f;  // GRF: a kick of power p means a point 60 m x p away
+  free_ball(w, dir * lofted_speed(kPanicReach), lofted_lift(kPanicReach), player);
 }
 
 }  // namespace trackfield::football

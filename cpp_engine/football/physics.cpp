@@ -11,13 +11,6 @@ namespace {
 
 constexpr float kPitchMargin = 2.5f;  // players may run a little past the lines
 
-bool keeper_may_handle(const World& w, int p) {
-  if (w.p.role[p] != kRoleGK) return false;
-  float goal_x = team_of(p) == 0 ? -kHalfLength : kHalfLength;
-  return std::fabs(w.ball.x - goal_x) < kPenaltyBoxDepth &&
-         std::fabs(w.ball.y) < kPenaltyBoxHalfWidth;
-}
-
 // How far a keeper has got with reacting to a shot: 0 before kKeeperReactionDelay
 // seconds of flight, 1 after kKeeperReactionSpan more (GRF, measured with its keeper at
 // difficulty 0.6: shots from 13 m always score, from 18 m a third, from 26 m none).
@@ -73,6 +66,13 @@ float ball_duel_likeliness(const World& w, int player) {
   Vec2 to_carrier = normalized(opp - player_pos(w, player));
   Vec2 carrier_to_ball = normalized(ball_pos(w) - opp);
   return 0.5f - 0.5f * dot(to_carrier, carrier_to_ball);
+}
+
+bool keeper_may_handle(const World& w, int p) {
+  if (w.p.role[p] != kRoleGK) return false;
+  float goal_x = team_of(p) == 0 ? -kHalfLength : kHalfLength;
+  return std::fabs(w.ball.x - goal_x) < kPenaltyBoxDepth &&
+         std::fabs(w.ball.y) < kPenaltyBoxHalfWidth;
 }
 
 void give_ball(World& w, int player) {

@@ -31,6 +31,8 @@ constexpr float kAgentPassReach = 6.6f;  // what an agent's one-step press means
 constexpr float kAiClearanceReach = 30.0f;
 bool try_pass(World& w, int player, int kind, Vec2 aim, float error_scale, float reach);
 void shoot(World& w, int player, Vec2 aim, float error_scale);
+// GRF's panic clearance: a lofted kick away from trouble, towards the side the player faces.
+void clear_ball(World& w, int player, float error_scale);
 int choose_pass_receiver(const World& w, int player, Vec2 aim, float reach);
 
 // physics.cpp: one substep of player and ball motion, possession and ball control.
@@ -42,6 +44,8 @@ void separate_players(World& w, const ContactPairs& pairs, int count);
 void step_ball_motion(World& w);
 float rolling_distance(float speed, float seconds);  // metres a ground ball covers
 void resolve_ball_control(World& w, const ScenarioConfig& sc);
+// A keeper with the ball inside his own penalty box, where he may use his hands.
+bool keeper_may_handle(const World& w, int p);
 
 // rules.cpp: goals, ball out of play, tackles, fouls, offside, set pieces.
 bool check_goal_or_out(World& w);  // true if play stopped this substep

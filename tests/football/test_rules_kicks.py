@@ -1,0 +1,227 @@
+"""Kicks and GRF-measured behaviours: passes, offside, shots, the keeper, ball drag, kick order.
+
+Scenario coordinates are GRF units in each team's own frame (own goal at x = -1).
+A field player controls a loose ball within 0.9 m of his feet (0.1 m ahead of him); the
+ball sits 0.6 m ahead of its carrier, so a ball 0.01 units (0.525 m) ahead of a player
+is his at the first step. As in GRF, a kick is an animation: the ball leaves the foot
+KICK_WINDUP steps after the press (one more when turning), and a pass always goes to the
+best-placed team-mate when there is one (behind the passer included).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import trackfield
+from conftest import GAME_MODE, FAR_LAZY_KEEPER, MAX_KICK_WINDUP, press_kick, ACADEMY_FLAGS, NO_END_FLAGS
+
+
+# ----------------------------------------------------------------------------------- passing
+
+
+@pytest.mark.parametrize("receiver", [(0.55, 0.0), (0.5, 0.0), (0.6, 0.0)])
+def test_short_pass_reaches_teammate_ahead(scenario_file, receiver):
+    path = scenario_file((0.31, 0.0),
+                         [(-1.0, 0.0, "GK"), (0.3, 0.0, "CM"), (receiver[0], receiver[1], "CF")],
+                         FAR_LAZY_KEEPER, game_duration=200, deterministic=True, **ACADEMY_FLAGS)
+    env = trackfield.make(path, representation="raw")
+    obs, _ = env.reset(seed=0)
+    assert obs["active"] == 1
+    obs, *_ = env.step(0)
+    assert (obs["ball_owned_team"], obs["ball_owned_player"], obs["active"]) == (0, 1, 1)
+    obs = press_kick(env, 11)  # the ball is on its way
+    received = None
+    for t in range(50):
+        obs, _, terminated, truncated, _ = env.step(0)
+        assert not (terminated or truncated)
+        if obs["ball_owned_team"] == 0 and obs["ball_owned_player"] == 2:
+            received = t
+            break
+    assert received is not None, "the pass never reached the team-mate"
+    assert obs["active"] == 2  # the single agent now controls the receiver
+
+
+@pytest.mark.parametrize("receiver,turn", [((0.3, -0.05), 3), ((0.3, 0.25), 7), ((0.45, -0.05), 4)],
+                         ids=["above", "below", "diagonal"])
+def test_short_pass_reaches_teammate_after_turning_to_face_him(scenario_file, receiver, turn):
+    # The passer turns towards a stationary, unmarked team-mate 12 m away and passes.
+    path = scenario_file((0.31, 0.1),
+                         [(-1.0, 0.0, "GK"), (0.3, 0.1, "CM"), (receiver[0], receiver[1], "CF")],
+                         FAR_LAZY_KEEPER, game_duration=200, deterministic=True, **ACADEMY_FLAGS)
+    env = trackfield.make(path, representation="raw")
+    env.reset(seed=0)
+    obs, *_ = env.step(turn)
+    assert (obs["ball_owned_team"], obs["ball_owned_player"]) == (0, 1)
+    obs = press_kick(env, 11)
+    assert obs["active"] == 2
+    env.step(14)
+    owner = None
+    for _ in range(40):
+        obs, _, terminated, truncated, _ = env.step(0)
+        if obs["ball_owned_team"] >= 0 or terminated or truncated:
+            owner = (int(obs["ball_owned_team"]), int(obs["ball_owned_player"]))
+            break
+    assert owner == (0, 2), f"the pass was collected by {owner}, not the receiver"
+
+
+def test_short_pass_with_deterministic_false_reaches_teammate(scenario_file):
+    path = scenario_file((0.31, 0.0), [(-1.0, 0.0, "GK"), (0.3, 0.0, "CM"), (0.55, 0.0, "CF")],
+                         FAR_LAZY_KEEPER, game_duration=200, deterministic=False, **ACADEMY_FLAGS)
+    env = trackfield.make(path, representation="raw")
+    reached = 0
+    for seed in range(10):
+        env.reset(seed=seed)
+        for a in [0, 11] + [0] * 50:
+            obs, _, terminated, truncated, _ = env.step(a)
+            if obs["ball_owned_team"] == 0 and obs["ball_owned_player"] == 2:
+                reached += 1
+                break
+            if terminated or truncated:
+                break
+    assert reached >= 8
+
+
+@pytest.mark.parametrize("offsides", [True, False])
+@pytest.mark.parametrize("defender_x", [-0.5, -0.7])  # own frame: 0.5 / 0.7 in ours
+def test_offside_pass_gives_free_kick(scenario_file, offsides, defender_x):
+    # The receiver at 0.6 is beyond the second-last defender (a lazy CB) when it is at 0.5,
+    # level-or-behind it when the CB is at 0.7.
+    path = scenario_file((0.31, 0.0), [(-1.0, 0.0, "GK"), (0.3, 0.0, "CM"), (0.6, 0.0, "CF")],
+                         [(-1.0, 0.0, "GK", True), (defender_x, -0.2, "CB", True)],
+                         game_duration=100, deterministic=True, **dict(ACADEMY_FLAGS, offsides=offsides))
+    env = trackfield.make(path, representation="raw")
+    env.reset(seed=0)
+    received = False
+    for a in [0, 11] + [0] * 40:
+        obs, _, terminated, truncated, info = env.step(a)
+        if terminated or truncated:
+            break
+        if obs["ball_owned_team"] == 0 and obs["ball_owned_player"] == 2:
+            received = True
+            break
+    if offsides and defender_x == -0.5:
+        assert terminated and not received
+        assert info["game_mode"] == GAME_MODE["free_kick"]
+        assert np.allclose(obs["ball"][:2], obs["left_team"][2], atol=0.02)  # where the offside was
+    else:
+        assert received and not terminated
+
+
+# ------------------------------------------------------- GRF behaviours measured on real GRF
+
+
+def test_nobody_owns_the_ball_at_reset_and_the_nearer_attacker_takes_it():
+    # GRF reports no owner in the first observation; its ball magnet walks the nearest
+    # controlled attacker onto the ball whatever direction is pressed (measured: pressing
+    # left, then up, with the ball a metre to the right).
+    env = trackfield.make("academy_run_to_score", representation="raw")
+    obs, _ = env.reset(seed=0)
+    assert obs["ball_owned_team"] == -1 and obs["ball_owned_player"] == -1
+    for action in [1, 3, 1, 3, 1, 3]:
+        obs, *_ = env.step(action)
+        if obs["ball_owned_team"] >= 0:
+            break
+    assert (obs["ball_owned_team"], obs["ball_owned_player"]) == (0, 1)
+
+
+def test_a_pass_goes_to_the_best_placed_mate_even_behind(scenario_file):
+    # GRF rates every team-mate by distance from where the press points and by angle:
+    # the only mate is the keeper 50 m behind, so a pass pressed forwards goes back to him.
+    path = scenario_file((0.01, 0.0), [(-1.0, 0.0, "GK"), (0.0, 0.0, "CM")], FAR_LAZY_KEEPER,
+                         game_duration=100, deterministic=True, **ACADEMY_FLAGS)
+    env = trackfield.make(path, representation="raw")
+    env.reset(seed=0)
+    env.step(5)
+    obs = press_kick(env, 11)
+    assert obs["ball_direction"][0] < 0  # backwards, towards our keeper
+    assert obs["active"] == 0  # the agent drives the receiver, the keeper included (GRF)
+
+
+@pytest.mark.parametrize("distance_m,min_saves,max_saves", [(26, 16, 20), (13, 0, 4)])
+def test_keeper_saves_long_shots_and_is_beaten_from_close_range(scenario_file, distance_m, min_saves,
+                                                               max_saves):
+    # GRF, measured with its keeper at difficulty 0.6: a shot from 26 m is caught 28 times
+    # in 30, one from 13 m always scores; the keeper needs time to react.
+    x = 1.0 - distance_m / 52.5
+    path = scenario_file((x + 0.02, 0.0), [(-1.0, 0.0, "GK"), (x, 0.0, "CF")], [(-1.0, 0.0, "GK")],
+                         game_duration=60, deterministic=False, right_team_difficulty=0.6, **ACADEMY_FLAGS)
+    env = trackfield.make(path, representation="raw")
+    saves = goals = 0
+    for seed in range(20):
+        env.reset(seed=seed)
+        for t in range(60):
+            obs, reward, terminated, truncated, _ = env.step(5 if t < 3 else (12 if t < 5 else 0))
+            if terminated or truncated:
+                break
+        goals += reward > 0
+        saves += obs["ball_owned_team"] == 1
+    assert min_saves <= saves <= max_saves, (saves, goals)
+    if distance_m < 20:
+        assert goals >= 16
+
+
+def test_keeper_comes_out_to_an_unmarked_attacker(scenario_file):
+    # GRF's keeper closes an attacker down when no team-mate covers the shooting point.
+    path = scenario_file((0.52, 0.0), [(-1.0, 0.0, "GK"), (0.5, 0.0, "CF")], [(-1.0, 0.0, "GK")],
+                         game_duration=100, deterministic=True, **NO_END_FLAGS)
+    env = trackfield.make(path, representation="raw")
+    obs, _ = env.reset(seed=0)
+    keeper_x = obs["right_team"][0][0]
+    for _ in range(15):
+        obs, *_ = env.step(0)  # the attacker stands on the ball 25 m out
+    assert obs["ball_owned_team"] == 0
+    assert (keeper_x - obs["right_team"][0][0]) * 52.5 > 6.0  # the keeper left his line
+
+
+# ----------------------------------------------------------------------- GRF's ball drag
+
+METRES = np.array([52.5, 34 / 0.42])  # obs units -> metres (x, y)
+
+
+def test_a_driven_shot_from_55_m_dies_on_the_grass_as_grfs_does(scenario_file):
+    # GRF's ball loses 0.015 v^2 to the air and 0.04 v^2 + 1.6 m/s^2 more on the grass;
+    # traced on GRF, a low 27 m/s shot is at about 15 m/s a second later and stops 35-44 m
+    # on, so from 55 m an empty goal is not reached.
+    path = scenario_file((-0.04, 0.0), [(-1.0, 0.0, "GK"), (-0.05, 0.0, "CM")], FAR_LAZY_KEEPER,
+                         game_duration=200, deterministic=True, **ACADEMY_FLAGS)
+    env = trackfield.make(path, representation="raw")
+    env.reset(seed=0)
+    env.step(5)
+    obs = press_kick(env, 12)
+    start = np.array(obs["ball"][:2]) * METRES
+    speeds, positions = [], []
+    for _ in range(120):
+        obs, reward, terminated, truncated, _ = env.step(0)
+        assert reward == 0.0
+        speeds.append(np.linalg.norm(np.array(obs["ball_direction"][:2]) * METRES) * 10)
+        positions.append(np.array(obs["ball"][:2]) * METRES)
+        if speeds[-1] < 0.05 or terminated or truncated:
+            break
+    assert speeds[0] > 24.0
+    assert 12.0 < speeds[9] < 18.0  # a second after the strike
+    assert speeds[-1] < 0.05 and not (terminated or truncated)  # at rest on the pitch
+    assert 33.0 < np.linalg.norm(positions[-1] - start) < 48.0
+
+
+@pytest.mark.parametrize("presses,to_goal", [((12, 11), True), ((11, 12), False)],
+                         ids=["shot_then_pass", "pass_then_shot"])
+def test_the_first_kick_pressed_is_the_one_played(scenario_file, presses, to_goal):
+    # GRF, measured: presses during a kick's wind-up change nothing.
+    path = scenario_file((0.51, 0.0), [(-1.0, 0.0, "GK"), (0.5, 0.0, "CM"), (0.5, 0.3, "CF", True)],
+                         FAR_LAZY_KEEPER, game_duration=100, deterministic=True, **ACADEMY_FLAGS)
+    env = trackfield.make(path, representation="raw")
+    env.reset(seed=0)
+    obs, *_ = env.step(5)
+    assert obs["ball_owned_player"] == 1
+    env.step(presses[0])
+    obs, *_ = env.step(presses[1])
+    for _ in range(MAX_KICK_WINDUP):
+        if obs["ball_owned_player"] == -1:
+            break
+        obs, *_ = env.step(0)
+    direction = np.array(obs["ball_direction"][:2]) * METRES
+    heading = np.degrees(np.arctan2(direction[1], direction[0]))
+    if to_goal:
+        assert abs(heading) < 15 and np.linalg.norm(direction) * 10 > 24  # a shot
+    else:
+        assert 60 < heading < 120  # the pass to the mate 24 m to the side

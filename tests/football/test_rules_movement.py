@@ -1,0 +1,206 @@
+"""Player movement: sticky directions, sprint and fatigue, lazy players, collisions, shielding."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import trackfield
+from conftest import DIRECTIONS, SPRINT_FLAG, DRIBBLE_FLAG, GAME_MODE, FAR_LAZY_KEEPER, NO_END_FLAGS
+
+
+# ---------------------------------------------------------------------------- sticky actions
+
+
+@pytest.fixture
+def lone_runner(scenario_file):
+    """One left player far from the ball and from anyone else; the episode only times out."""
+    path = scenario_file((0.5, 0.3), [(-0.5, 0.0, "CM")], FAR_LAZY_KEEPER,
+                         game_duration=400, deterministic=True, **NO_END_FLAGS)
+    env = trackfield.make(path, representation="raw")
+    obs, _ = env.reset(seed=0)
+    assert obs["active"] == 0 and not obs["sticky_actions"].any()
+    return env
+
+
+@pytest.mark.parametrize("action", sorted(DIRECTIONS))
+def test_direction_is_sticky_until_release_direction(lone_runner, action):
+    env = lone_runner
+    obs, *_ = env.step(action)
+    expected = np.zeros(10, dtype=np.int32)
+    expected[DIRECTIONS[action]] = 1
+    assert np.array_equal(obs["sticky_actions"], expected)
+    start = obs["left_team"][0].copy()
+    for _ in range(5):  # idle keeps the direction (and the player running)
+        obs, *_ = env.step(0)
+        assert np.array_equal(obs["sticky_actions"], expected)
+    moved = obs["left_team"][0] - start
+    assert np.linalg.norm(moved) > 0.012  # 0.6 s from a standstill at 6.5 m/s^2: about 1.2 m
+    # the movement goes the way of the action (GRF: "top" is negative y)
+    dx = {1: -1, 2: -1, 3: 0, 4: 1, 5: 1, 6: 1, 7: 0, 8: -1}[action]
+    dy = {1: 0, 2: -1, 3: -1, 4: -1, 5: 0, 6: 1, 7: 1, 8: 1}[action]
+    assert np.sign(np.round(moved[0], 4)) == dx and np.sign(np.round(moved[1], 4)) == dy
+    obs, *_ = env.step(14)
+    assert not obs["sticky_actions"].any()
+    for _ in range(10):
+        obs, *_ = env.step(0)
+    assert np.allclose(obs["left_team_direction"][0], 0.0)  # stopped
+
+
+def test_new_direction_replaces_old_one(lone_runner):
+    obs, *_ = lone_runner.step(5)
+    obs, *_ = lone_runner.step(3)
+    assert obs["sticky_actions"].tolist() == [0, 0, 1, 0, 0, 0, 0, 0, 0, 0]
+
+
+def test_sprint_and_dribble_flags(lone_runner):
+    env = lone_runner
+    obs, *_ = env.step(13)
+    assert obs["sticky_actions"][SPRINT_FLAG] == 1
+    obs, *_ = env.step(5)
+    assert obs["sticky_actions"][SPRINT_FLAG] == 1 and obs["sticky_actions"][DIRECTIONS[5]] == 1
+    obs, *_ = env.step(0)
+    assert obs["sticky_actions"][SPRINT_FLAG] == 1
+    obs, *_ = env.step(15)
+    assert obs["sticky_actions"][SPRINT_FLAG] == 0 and obs["sticky_actions"][DIRECTIONS[5]] == 1
+    obs, *_ = env.step(17)
+    assert obs["sticky_actions"][DRIBBLE_FLAG] == 1
+    obs, *_ = env.step(0)
+    assert obs["sticky_actions"][DRIBBLE_FLAG] == 1
+    obs, *_ = env.step(18)
+    assert obs["sticky_actions"][DRIBBLE_FLAG] == 0
+    obs, *_ = env.step(14)
+    assert not obs["sticky_actions"].any()
+
+
+def test_sprint_is_faster_than_running(lone_runner):
+    env = lone_runner
+    for _ in range(15):
+        obs, *_ = env.step(5)
+    run_speed = obs["left_team_direction"][0][0]
+    env.reset(seed=0)
+    env.step(13)
+    for _ in range(15):
+        obs, *_ = env.step(5)
+    sprint_speed = obs["left_team_direction"][0][0]
+    assert sprint_speed > 1.2 * run_speed > 0
+
+
+def test_sprinting_tires_and_resting_recovers(lone_runner):
+    env = lone_runner
+    tired = [0.0]
+    env.step(13)
+    for _ in range(30):
+        obs, *_ = env.step(5)
+        tired.append(float(obs["left_team_tired_factor"][0]))
+    assert tired[-1] > 0.1
+    assert all(b >= a for a, b in zip(tired, tired[1:]))
+    peak = tired[-1]
+    env.step(15)
+    env.step(14)
+    rest = []
+    for _ in range(30):
+        obs, *_ = env.step(0)
+        rest.append(float(obs["left_team_tired_factor"][0]))
+    assert rest[-1] < peak - 0.05
+    assert all(b <= a for a, b in zip(rest, rest[1:]))
+    assert 0.0 <= min(rest)
+    # jogging without sprint does not tire
+    env.reset(seed=0)
+    for _ in range(30):
+        obs, *_ = env.step(5)
+    assert obs["left_team_tired_factor"][0] == 0.0
+
+
+# ------------------------------------------------------------------------------------ lazy
+
+
+def test_lazy_players_never_move():
+    env = trackfield.make("academy_single_goal_versus_lazy", representation="raw")
+    actions = np.random.default_rng(0).integers(0, 19, 3000)
+    k = checked = 0
+    for episode in range(6):
+        obs, _ = env.reset(seed=episode)
+        start = obs["right_team"][1:].copy()
+        while True:
+            obs, _, terminated, truncated, info = env.step(int(actions[k % len(actions)]))
+            k += 1
+            if info["game_mode"] != GAME_MODE["normal"]:
+                break  # set pieces may place players; academy flags end the episode here anyway
+            assert np.array_equal(obs["right_team"][1:], start)
+            assert not obs["right_team_direction"][1:].any()
+            checked += 1
+            if terminated or truncated:
+                break
+    assert checked > 100
+
+
+def _carrier_next_to_defender(scenario_file, lazy):
+    # Our carrier's ball (0.6 m ahead of him) is 1.24 m from the defender: within tackling range.
+    return scenario_file((0.01, 0.0), [(0.0, 0.0, "CF")],
+                         [(1.0, 0.0, "GK", True), (-0.035, 0.0, "CB", lazy)],
+                         game_duration=60, deterministic=False, right_team_difficulty=1.0, **NO_END_FLAGS)
+
+
+def test_lazy_defender_never_wins_the_ball(scenario_file):
+    env = trackfield.make(_carrier_next_to_defender(scenario_file, True), representation="raw")
+    for seed in range(8):
+        env.reset(seed=seed)
+        obs, *_ = env.step(0)
+        assert obs["ball_owned_team"] == 0
+        defender = obs["right_team"][1].copy()
+        for _ in range(40):
+            obs, *_ = env.step(0)
+            assert obs["ball_owned_team"] == 0
+            assert np.array_equal(obs["right_team"][1], defender)
+
+
+def test_active_defender_does_win_the_ball(scenario_file):
+    # The same situation with an ordinary defender: the lazy test above can fail.
+    env = trackfield.make(_carrier_next_to_defender(scenario_file, False), representation="raw")
+    won = 0
+    for seed in range(8):
+        env.reset(seed=seed)
+        for _ in range(41):
+            obs, *_ = env.step(0)
+            if obs["ball_owned_team"] == 1:
+                won += 1
+                break
+    assert won >= 1
+
+
+# ------------------------------------------------------------------------------- collisions
+
+
+def test_players_do_not_pass_through_each_other(scenario_file):
+    # Two players run head-on along the same line (the right one is AI, sent at the ball
+    # behind our runner); their centres never come closer than two body radii (0.8 m).
+    path = scenario_file((-0.3, 0.0), [(0.1, 0.0, "CM")], [(-0.2, 0.0, "CB")],
+                         game_duration=60, deterministic=True, **NO_END_FLAGS)
+    env = trackfield.make(path, representation="raw")
+    obs, _ = env.reset(seed=0)
+    closest = np.inf
+    for _ in range(40):
+        obs, *_ = env.step(5)  # run right, into the CB coming the other way
+        gap = (obs["left_team"][0] - obs["right_team"][0]) * [52.5, 34 / 0.42]
+        closest = min(closest, float(np.linalg.norm(gap)))
+    assert 0.75 < closest < 1.5
+
+
+@pytest.mark.parametrize("defender_behind,can_win", [(True, False), (False, True)])
+def test_a_carrier_shields_the_ball_from_a_defender_behind_him(scenario_file, defender_behind, can_win):
+    # Both players are agents: the carrier stands facing the opponents' goal with the ball at
+    # his feet; the defender either pushes into his back towards the ball, or stands just
+    # beyond the ball. From behind, the carrier's body keeps the ball out of reach.
+    defender_x = -0.479 if defender_behind else -0.512  # own frame of the right team
+    path = scenario_file((0.505, 0.0), [(-1.0, 0.0, "GK"), (0.495, 0.0, "CF")],
+                         [(-1.0, 0.0, "GK"), (defender_x, 0.0, "CB")],
+                         game_duration=60, deterministic=False, **NO_END_FLAGS)
+    env = trackfield.make(path, representation="raw", number_of_right_players_agent_controls=1)
+    won = 0
+    for seed in range(5):
+        env.reset(seed=seed)
+        for t in range(40):
+            push = defender_behind and t < 3  # a step or two towards the ball, then stand
+            obs, *_ = env.step([0, 5 if push else 14])  # 5: "right" in his own frame, at the ball
+        won += int(np.atleast_1d(obs["ball_owned_team"])[0]) == 1
+    assert (won > 0) == can_win
