@@ -139,8 +139,10 @@ void draw_track(const View& v, const Track& t, int centre, int span) {
       close();
     }
     start = i, last = i, segments = 1, length = segment_length(t, i), turn = 0;
-    // A lone segment is exact whatever its widths: only the later points must keep in line.
-    wl_lo = wl_hi = t.width_left[j], wr_lo = wr_hi = t.width_right[j];
+    // Widths within tol of each other over the piece: its straight edges, which run
+    // between the end points' widths, then stray by at most tol at any point between.
+    wl_lo = std::min(t.width_left[i], t.width_left[j]), wl_hi = std::max(t.width_left[i], t.width_left[j]);
+    wr_lo = std::min(t.width_right[i], t.width_right[j]), wr_hi = std::max(t.width_right[i], t.width_right[j]);
   }
   close();
   draw_pieces(v, t, pieces, count);

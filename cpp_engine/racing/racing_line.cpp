@@ -43,16 +43,15 @@ void resample(RacingLine& line, const float* xy, int m) {
 
 // Published lines (TUM's) touch the painted edge at apexes, and where a hairpin narrows
 // the edge the car meets a moment later is closer than the one beside the line point; the
-// AI, which runs about a metre inside its line through corners, then put three tyres
-// beyond the kerb (1.0 s over 7 shared tracks). So each point keeps kEdgeKeep inside the
-// narrowest edge within kEdgeWindow of it, and each such pull spreads to kEdgeBlend points
-// either way as a raised cosine, which keeps the line smooth (a plain clamp left kinks
-// that cost seconds a lap and spun the car).
-constexpr float kEdgeKeep = 0.5f;     // m
+// AI, which runs 1-2 m inside its line through slow corners, then put three tyres beyond
+// the kerb (gt3: 1.0 s over 7 shared tracks). So each point keeps the car's
+// line_edge_keep inside the narrowest edge within kEdgeWindow of it, and each such pull
+// spreads to kEdgeBlend points either way as a raised cosine, which keeps the line smooth
+// (a plain clamp left kinks that cost seconds a lap and spun the car).
 constexpr float kEdgeWindow = 10.0f;  // m of centre line either way
 constexpr int kEdgeBlend = 10;        // line points (20 m)
 
-void keep_inside_edges(RacingLine& line, const Track& track) {
+void keep_inside_edges(RacingLine& line, const Track& track, float keep) {
   const int n = line.size();
   const int window = std::max(1, static_cast<int>(std::lround(kEdgeWindow * track.n / track.length)));
   std::vector<float> pull(n), s(n), d(n);
@@ -66,7 +65,7 @@ void keep_inside_edges(RacingLine& line, const Track& track) {
       wl = std::min(wl, track.width_left[seg]);
       wr = std::min(wr, track.width_right[seg]);
     }
-    pull[i] = std::clamp(pos.d, -(wr - kEdgeKeep), std::max(-(wr - kEdgeKeep), wl - kEdgeKeep)) - pos.d;
+    pull[i] = std::clamp(pos.d, -(wr - keep), std::max(-(wr - keep), wl - keep)) - pos.d;
     s[i] = pos.s, d[i] = pos.d;
   }
   for (int i = 0; i < n; ++i) {
@@ -243,7 +242,7 @@ RacingLine build_racing_line(const Track& track, const CarParams& params, const 
     if (!std::isfinite(xy[i])) throw std::invalid_argument("raceline: point " + std::to_string(i / 2) + " is not finite");
   RacingLine line;
   resample(line, xy, m);
-  keep_inside_edges(line, track);
+  keep_inside_edges(line, track, params.line_edge_keep);
   curvature_and_normals(line);
   attach_to_track(line, track);
   speed_profile(line, params);
