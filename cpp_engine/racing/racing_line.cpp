@@ -59,6 +59,10 @@ void keep_inside_edges(RacingLine& line, const Track& track, float keep) {
   for (int i = 0; i < n; ++i) {
     TrackPos pos = project(track, {line.x[i], line.y[i]}, hint);
     hint = pos.segment;
+    float limit = std::max(pos.width_left, pos.width_right) + track.wall_distance;
+    if (std::abs(pos.d) > limit)  // checked before any pull brings it in
+      throw std::invalid_argument("raceline: point " + std::to_string(i) + " lies " + std::to_string(pos.d) +
+                                  " m from the centre line of " + track.name + ", beyond its walls");
     float wl = pos.width_left, wr = pos.width_right;
     for (int a = -window; a <= window; ++a) {
       int seg = ((pos.segment + a) % track.n + track.n) % track.n;
@@ -123,10 +127,6 @@ void attach_to_track(RacingLine& line, const Track& track) {
   for (int i = 0; i < n; ++i) {
     TrackPos pos = project(track, {line.x[i], line.y[i]}, hint);
     hint = pos.segment;
-    float limit = std::max(pos.width_left, pos.width_right) + track.wall_distance;
-    if (std::abs(pos.d) > limit)
-      throw std::invalid_argument("raceline: point " + std::to_string(i) + " lies " + std::to_string(pos.d) +
-                                  " m from the centre line of " + track.name + ", beyond its walls");
     line.offset[i] = pos.d;
     by_s[i] = {pos.s, i};
   }
