@@ -80,7 +80,7 @@ void bind_racing_car(py::module_& m) {
     d["brake_force"] = p.brake_force; d["brake_front"] = p.brake_front;
     d["max_steer"] = p.max_steer; d["steer_rate"] = p.steer_rate;
     d["roll_stiffness_front"] = p.roll_stiffness_front; d["rear_grip"] = p.rear_grip;
-    d["traction_control"] = p.traction_control; d["abs"] = p.abs;
+    d["traction_control"] = p.traction_control; d["abs"] = p.abs; d["line_edge_keep"] = p.line_edge_keep;
     float peak_power = 0.0f;
     for (float rpm = p.idle_rpm; rpm < p.max_rpm; rpm += 50.0f)
       peak_power = std::max(peak_power, rc::engine_torque(p, rpm) * rpm * 2.0f * 3.14159265f / 60.0f);

@@ -90,6 +90,57 @@ inline void fill_triangle_px(const Canvas& c, float x0, float y0, float x1, floa
   scan_triangle_px(c.width, c.height, x0, y0, x1, y1, x2, y2, [&](int x, int y) { put(c, x, y, col); });
 }
 
+// Calls span(y, xa, xb) for each row y of a width x height grid with the pixels xa..xb
+// whose centres are inside the convex polygon of n <= 8 corners (pixel units, in order,
+// either winding): one span per row and one division per edge, for views that draw many
+// small quads. Same coverage rule as scan_triangle_px, so shared edges leave no gap.
+template <typename Span>
+void scan_convex_px(int width, int height, const float* xs, const float* ys, int n, Span&& span) {
+  float xmin = xs[0], xmax = xs[0], ymin_f = ys[0], ymax_f = ys[0];
+  for (int k = 1; k < n; ++k) {
+    xmin = std::min(xmin, xs[k]), xmax = std::max(xmax, xs[k]);
+    ymin_f = std::min(ymin_f, ys[k]), ymax_f = std::max(ymax_f, ys[k]);
+  }
+  if (xmax < 0.0f || xmin > static_cast<float>(width) || ymax_f < 0.0f || ymin_f > static_cast<float>(height)) return;
+  float slope[8];
+  for (int e = 0; e < n; ++e) {
+    int f = e + 1 == n ? 0 : e + 1;
+    slope[e] = ys[f] != ys[e] ? (xs[f] - xs[e]) / (ys[f] - ys[e]) : 0.0f;
+  }
+  int y0 = std::max(0, static_cast<int>(std::floor(ymin_f)));
+  int y1 = std::min(height - 1, static_cast<int>(std::ceil(ymax_f)));
+  for (int y = y0; y <= y1; ++y) {
+    float py = static_cast<float>(y) + 0.5f;
+    float lo = 1e30f, hi = -1e30f;
+    for (int e = 0; e < n; ++e) {
+      int f = e + 1 == n ? 0 : e + 1;
+      if ((py < ys[e]) == (py < ys[f])) continue;
+      float x = xs[e] + (py - ys[e]) * slope[e];
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+    }
+    if (lo > hi) continue;  // the row passes below or above every edge
+    // Clamped before the int conversion: a far corner must not overflow it.
+    int xa = static_cast<int>(std::ceil(std::max(lo, -1.0f) - 0.5f));
+    int xb = static_cast<int>(std::floor(std::min(hi, static_cast<float>(width) + 1.0f) - 0.5f));
+    xa = std::max(0, xa), xb = std::min(width - 1, xb);
+    if (xa <= xb) span(y, xa, xb);
+  }
+}
+
+// A convex polygon in pixel units filled with one colour (scan_convex_px's coverage).
+inline void fill_convex_px(const Canvas& c, const float* xs, const float* ys, int n, Color col) {
+  const uint8_t g = grey(col);
+  scan_convex_px(c.width, c.height, xs, ys, n, [&](int y, int xa, int xb) {
+    uint8_t* p = c.pixels + (static_cast<size_t>(y) * c.width + xa) * c.channels;
+    if (c.channels == 1) {
+      std::memset(p, g, static_cast<size_t>(xb - xa + 1));
+      return;
+    }
+    for (int x = xa; x <= xb; ++x, p += 3) p[0] = col.r, p[1] = col.g, p[2] = col.b;
+  });
+}
+
 // Ellipses in pixel units (centre and radii). A pixel is covered when its centre is
 // inside, and the pixel holding the centre always is, so small objects never vanish.
 inline void fill_ellipse_px(const Canvas& c, float cx, float cy, float rx, float ry, Color col) {

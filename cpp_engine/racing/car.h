@@ -77,6 +77,8 @@ struct CarParams {
   float rear_grip;      // rear tyre friction relative to the front (wider rear tyres)
   bool traction_control;  // drive force held inside what the rear tyres have left
   bool abs;             // brake force held inside what each tyre has left (a floor keeps it braking)
+  // The AI's line.
+  float line_edge_keep;  // m its racing line keeps inside the narrowest painted edge nearby
 };
 
 const CarParams& car_params(CarKind kind);

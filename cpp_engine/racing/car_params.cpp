@@ -24,7 +24,8 @@ constexpr CarParams kRoad = {
     /*driveline_efficiency*/ 0.88f, /*upshift_rpm*/ 7400, /*downshift_rpm*/ 4000,
     /*reverse_force*/ 5000, /*reverse_max_speed*/ 8.0f,
     /*brake_force*/ 1.35f * 1450 * kGravity, /*brake_front*/ 0.64f, /*max_steer*/ 0.55f, /*steer_rate*/ 3.0f,
-    /*roll_stiffness_front*/ 0.58f, /*rear_grip*/ 1.04f, /*traction_control*/ true, /*abs*/ true};
+    /*roll_stiffness_front*/ 0.58f, /*rear_grip*/ 1.04f, /*traction_control*/ true, /*abs*/ true,
+    /*line_edge_keep*/ 0.7f};
 
 // GT3 (Porsche 911 GT3 R / Audi R8 LMS class): ~370 kW after balance of performance,
 // slicks, about 0.45 of its weight in downforce at 250 km/h in Monza trim.
@@ -40,7 +41,8 @@ constexpr CarParams kGt3 = {
     /*driveline_efficiency*/ 0.90f, /*upshift_rpm*/ 8700, /*downshift_rpm*/ 5500,
     /*reverse_force*/ 5000, /*reverse_max_speed*/ 8.0f,
     /*brake_force*/ 2.6f * 1330 * kGravity, /*brake_front*/ 0.60f, /*max_steer*/ 0.35f, /*steer_rate*/ 5.0f,
-    /*roll_stiffness_front*/ 0.55f, /*rear_grip*/ 1.06f, /*traction_control*/ true, /*abs*/ true};
+    /*roll_stiffness_front*/ 0.55f, /*rear_grip*/ 1.06f, /*traction_control*/ true, /*abs*/ true,
+    /*line_edge_keep*/ 0.5f};
 
 // Le Mans prototype (LMP1 / hypercar class): ~500 kW, 1030 kg, high downforce.
 constexpr CarParams kPrototype = {
@@ -55,7 +57,8 @@ constexpr CarParams kPrototype = {
     /*driveline_efficiency*/ 0.92f, /*upshift_rpm*/ 9200, /*downshift_rpm*/ 6000,
     /*reverse_force*/ 4500, /*reverse_max_speed*/ 8.0f,
     /*brake_force*/ 3.2f * 1030 * kGravity, /*brake_front*/ 0.58f, /*max_steer*/ 0.32f, /*steer_rate*/ 5.0f,
-    /*roll_stiffness_front*/ 0.55f, /*rear_grip*/ 1.06f, /*traction_control*/ true, /*abs*/ true};
+    /*roll_stiffness_front*/ 0.55f, /*rear_grip*/ 1.06f, /*traction_control*/ true, /*abs*/ true,
+    /*line_edge_keep*/ 0.9f};
 
 }  // namespace
 

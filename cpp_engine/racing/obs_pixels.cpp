@@ -1,6 +1,14 @@
 // The `pixels` observation and rgb_array frames: a top-down chase view that turns with
 // the car (its nose up, the car a quarter of the way up from the bottom), drawn by the
 // shared rasteriser: grass, run-off, kerbs, asphalt, the start line and every car.
+//
+// Only the track within `reach` of the car along the centre line is drawn. Segments that
+// cannot reach the canvas are skipped before any corner is transformed, and each run of
+// visible segments is cut into pieces that look straight at this scale (their straight
+// edges stray from the bent ones by at most kPieceTolerancePx): one quad per band and
+// piece instead of one per segment. Piece corners lie along the vertex normals, so
+// neighbouring pieces share their edges and bends show no wedges of grass.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -16,15 +24,17 @@ using raster::Color;
 constexpr Color kGrass{52, 110, 48}, kRunoff{150, 140, 110}, kKerb{200, 40, 40}, kAsphalt{90, 90, 96};
 constexpr Color kLine{235, 235, 235}, kOwn{255, 220, 0}, kOther{40, 110, 230}, kOtherAgent{240, 120, 40};
 
+constexpr float kPieceTolerancePx = 0.25f;
+constexpr int kMaxPieceSegments = 64;
+constexpr int kMaxPieces = 256;  // drawn in batches of this many (no allocation per frame)
+
 // Paints into an RGB or grey raster::Canvas.
 struct CanvasPaint {
   raster::Canvas canvas;
   int width() const { return canvas.width; }
   int height() const { return canvas.height; }
   void background(Color col) const { raster::fill_columns(canvas, [col](int) { return col; }); }
-  void triangle(float x0, float y0, float x1, float y1, float x2, float y2, Color col) const {
-    raster::fill_triangle_px(canvas, x0, y0, x1, y1, x2, y2, col);
-  }
+  void convex(const float* xs, const float* ys, int n, Color col) const { raster::fill_convex_px(canvas, xs, ys, n, col); }
 };
 
 // Paints straight into YUV 4:2:0 planes (BT.601 limited range, what H.264 encoders
@@ -49,15 +59,17 @@ struct Yuv420Paint {
       std::memset(out.v + static_cast<size_t>(r) * out.uv_stride, v, w / 2);
     }
   }
-  void triangle(float x0, float y0, float x1, float y1, float x2, float y2, Color col) const {
+  void convex(const float* xs, const float* ys, int n, Color col) const {
     uint8_t y, u, v;
     yuv(col, &y, &u, &v);
-    raster::scan_triangle_px(w, h, x0, y0, x1, y1, x2, y2, [&](int px, int py) {
-      out.y[static_cast<size_t>(py) * out.y_stride + px] = y;
-      if ((px | py) & 1) return;
-      const size_t c = static_cast<size_t>(py >> 1) * out.uv_stride + (px >> 1);
-      out.u[c] = u;
-      out.v[c] = v;
+    raster::scan_convex_px(w, h, xs, ys, n, [&](int row, int xa, int xb) {
+      std::memset(out.y + static_cast<size_t>(row) * out.y_stride + xa, y, static_cast<size_t>(xb - xa + 1));
+      if (row & 1) return;
+      const int ca = (xa + 1) >> 1, cb = xb >> 1;  // the even columns xa..xb hold the chroma samples
+      if (cb < ca) return;
+      const size_t c = static_cast<size_t>(row >> 1) * out.uv_stride + ca;
+      std::memset(out.u + c, u, static_cast<size_t>(cb - ca + 1));
+      std::memset(out.v + c, v, static_cast<size_t>(cb - ca + 1));
     });
   }
 };
@@ -72,31 +84,129 @@ struct View {
     *px = anchor_x - left * px_per_m;
     *py = anchor_y - fwd * px_per_m;
   }
+  // A world direction (vx, vy) as pixels per metre: the linear part of to_px.
+  void dir_px(float vx, float vy, float* px, float* py) const {
+    *px = (vx * sin_yaw - vy * cos_yaw) * px_per_m;
+    *py = -(vx * cos_yaw + vy * sin_yaw) * px_per_m;
+  }
   void quad(const float* x, const float* y, Color col) const {  // corners in order
     float px[4], py[4];
     for (int k = 0; k < 4; ++k) to_px(x[k], y[k], px + k, py + k);
-    paint.triangle(px[0], py[0], px[1], py[1], px[2], py[2], col);
-    paint.triangle(px[0], py[0], px[2], py[2], px[3], py[3], col);
+    paint.convex(px, py, 4, col);
+  }
+  // False when nothing within `radius` metres of world point (wx, wy) can reach the canvas.
+  bool may_show(float wx, float wy, float radius) const {
+    float dx = wx - cx, dy = wy - cy;
+    float fwd = dx * cos_yaw + dy * sin_yaw, left = -dx * sin_yaw + dy * cos_yaw;
+    float w = static_cast<float>(paint.width()), h = static_cast<float>(paint.height());
+    radius += 2.0f / px_per_m;  // slack for rounding
+    return left <= anchor_x / px_per_m + radius && left >= (anchor_x - w) / px_per_m - radius &&
+           fwd <= anchor_y / px_per_m + radius && fwd >= (anchor_y - h) / px_per_m - radius;
   }
 };
 
-// A band over segment i between distances a and b outward from the left (side +1) or
-// right (side -1) painted edge, or across the centre line (side 0, offsets + left).
+// A centre-line point in pixels: position, left vertex normal (pixels per metre), widths.
+struct EdgeFrame {
+  float px, py, nx, ny, wl, wr;
+};
+
 template <typename V>
-void band(const V& v, const Track& t, int i, int side, float a, float b, Color col) {
-  int j = i + 1 == t.n ? 0 : i + 1;
-  float nx = -t.tangent_y[i], ny = t.tangent_x[i];
-  auto at = [&](int k, float off, float* x, float* y) {
-    float d = side > 0 ? t.width_left[k] + off : side < 0 ? -(t.width_right[k] + off) : off;
-    *x = t.x[k] + nx * d;
-    *y = t.y[k] + ny * d;
+EdgeFrame edge_frame(const V& v, const Track& t, int k) {
+  EdgeFrame f{0, 0, 0, 0, t.width_left[k], t.width_right[k]};
+  v.to_px(t.x[k], t.y[k], &f.px, &f.py);
+  v.dir_px(-t.vertex_tangent_y[k], t.vertex_tangent_x[k], &f.nx, &f.ny);
+  return f;
+}
+
+struct Piece {
+  EdgeFrame a, b;  // its first and last point
+};
+
+// The band between distances lo and hi outward from the left (side +1) or right (side -1)
+// painted edge, or the asphalt between the edges (side 0).
+template <typename V>
+void band(const V& v, const Piece& p, int side, float lo, float hi, Color col) {
+  float xs[4], ys[4];
+  auto corner = [&](const EdgeFrame& f, float off, int k) {
+    float d = side > 0 ? f.wl + off : side < 0 ? -(f.wr + off) : off > 0.0f ? f.wl : -f.wr;
+    xs[k] = f.px + f.nx * d, ys[k] = f.py + f.ny * d;
   };
-  float x[4], y[4];
-  at(i, a, x, y);
-  at(j, a, x + 1, y + 1);
-  at(j, b, x + 2, y + 2);
-  at(i, b, x + 3, y + 3);
-  v.quad(x, y, col);
+  corner(p.a, lo, 0), corner(p.b, lo, 1), corner(p.b, hi, 2), corner(p.a, hi, 3);
+  v.paint.convex(xs, ys, 4, col);
+}
+
+// Run-off under kerbs under asphalt, each layer over every piece, so that where two
+// stretches of track overlap (hairpins) asphalt still wins.
+template <typename V>
+void draw_pieces(const V& v, const Track& t, const Piece* pieces, int count) {
+  for (int k = 0; k < count; ++k) {
+    band(v, pieces[k], 1, 0.0f, t.wall_distance, kRunoff);
+    band(v, pieces[k], -1, 0.0f, t.wall_distance, kRunoff);
+  }
+  for (int k = 0; k < count; ++k) {
+    band(v, pieces[k], 1, 0.0f, t.kerb_width, kKerb);
+    band(v, pieces[k], -1, 0.0f, t.kerb_width, kKerb);
+  }
+  for (int k = 0; k < count; ++k) band(v, pieces[k], 0, 1.0f, -1.0f, kAsphalt);
+}
+
+// Every corner drawn for segment i lies within this distance of point i.
+float segment_reach(const Track& t, int i, int j) {
+  float widest = std::max({t.width_left[i], t.width_left[j], t.width_right[i], t.width_right[j]});
+  return segment_length(t, i) + widest + std::max(t.wall_distance, t.kerb_width) + 1.0f;
+}
+
+// Cuts the visible segments within `span` of `centre` into pieces and draws them.
+template <typename V>
+void draw_track(const V& v, const Track& t, int centre, int span) {
+  Piece pieces[kMaxPieces];
+  int count = 0;
+  const float tol = kPieceTolerancePx / v.px_per_m;
+  int start = -1, last = -1, segments = 0;  // the open piece: first point, last segment
+  float length = 0, turn = 0, wl_lo = 0, wl_hi = 0, wr_lo = 0, wr_hi = 0;
+  auto close = [&]() {
+    if (start < 0) return;
+    pieces[count++] = {edge_frame(v, t, start), edge_frame(v, t, last + 1 == t.n ? 0 : last + 1)};
+    start = -1;
+    if (count == kMaxPieces) draw_pieces(v, t, pieces, count), count = 0;
+  };
+  for (int k = -span; k <= span; ++k) {
+    int i = ((centre + k) % t.n + t.n) % t.n, j = i + 1 == t.n ? 0 : i + 1;
+    if (!v.may_show(t.x[i], t.y[i], segment_reach(t, i, j))) {
+      close();
+      continue;
+    }
+    if (start >= 0) {  // extend the open piece by segment i if it still looks straight
+      float bend = std::fabs(t.tangent_x[last] * t.tangent_y[i] - t.tangent_y[last] * t.tangent_x[i]);
+      float outer = std::max(t.width_left[j], t.width_right[j]) + t.wall_distance;
+      float len = length + segment_length(t, i), tr = turn + bend;
+      float nwl_lo = std::min(wl_lo, t.width_left[j]), nwl_hi = std::max(wl_hi, t.width_left[j]);
+      float nwr_lo = std::min(wr_lo, t.width_right[j]), nwr_hi = std::max(wr_hi, t.width_right[j]);
+      if (segments < kMaxPieceSegments && (len + outer * tr) * tr * 0.125f <= tol && nwl_hi - nwl_lo <= tol &&
+          nwr_hi - nwr_lo <= tol) {
+        last = i, ++segments, length = len, turn = tr;
+        wl_lo = nwl_lo, wl_hi = nwl_hi, wr_lo = nwr_lo, wr_hi = nwr_hi;
+        continue;
+      }
+      close();
+    }
+    start = i, last = i, segments = 1, length = segment_length(t, i), turn = 0;
+    // Widths within tol of each other over the piece: its straight edges, which run
+    // between the end points' widths, then stray by at most tol at any point between.
+    wl_lo = std::min(t.width_left[i], t.width_left[j]), wl_hi = std::max(t.width_left[i], t.width_left[j]);
+    wr_lo = std::min(t.width_right[i], t.width_right[j]), wr_hi = std::max(t.width_right[i], t.width_right[j]);
+  }
+  close();
+  draw_pieces(v, t, pieces, count);
+}
+
+template <typename V>
+void draw_start_line(const V& v, const Track& t) {
+  float x0 = t.x[0], y0 = t.y[0], tx = t.tangent_x[0], ty = t.tangent_y[0];
+  float lx = -ty, ly = tx, wl = t.width_left[0], wr = t.width_right[0];
+  float qx[4] = {x0 + lx * wl, x0 + lx * wl + tx, x0 - lx * wr + tx, x0 - lx * wr};
+  float qy[4] = {y0 + ly * wl, y0 + ly * wl + ty, y0 - ly * wr + ty, y0 - ly * wr};
+  v.quad(qx, qy, kLine);
 }
 
 template <typename V>
@@ -121,38 +231,12 @@ void chase_view(const RaceWorld& w, const RaceConfig& cfg, int car, const Paint&
   View<Paint> v{paint, me.x, me.y, std::cos(me.yaw), std::sin(me.yaw), static_cast<float>(width) / metres,
                 0.5f * static_cast<float>(width), 0.75f * static_cast<float>(height)};
   v.paint.background(kGrass);
-  // Segments near enough to show: walk both ways from the car's segment.
   float reach = metres * (0.75f + static_cast<float>(height) / static_cast<float>(width));
   float spacing = t.length / static_cast<float>(t.n);
   int span = std::min(t.n / 2, static_cast<int>(reach / std::max(spacing, 0.1f)) + 2);
-  for (int pass = 0; pass < 3; ++pass) {
-    for (int k = -span; k <= span; ++k) {
-      int i = ((me.track_segment + k) % t.n + t.n) % t.n;
-      if (pass == 0) {
-        band(v, t, i, 1, 0.0f, t.wall_distance, kRunoff);
-        band(v, t, i, -1, 0.0f, t.wall_distance, kRunoff);
-      } else if (pass == 1) {
-        band(v, t, i, 1, 0.0f, t.kerb_width, kKerb);
-        band(v, t, i, -1, 0.0f, t.kerb_width, kKerb);
-      } else {
-        int j = i + 1 == t.n ? 0 : i + 1;
-        float x[4] = {0}, y[4] = {0};
-        float nxi = -t.tangent_y[i], nyi = t.tangent_x[i];
-        x[0] = t.x[i] + nxi * t.width_left[i];  y[0] = t.y[i] + nyi * t.width_left[i];
-        x[1] = t.x[j] + nxi * t.width_left[j];  y[1] = t.y[j] + nyi * t.width_left[j];
-        x[2] = t.x[j] - nxi * t.width_right[j]; y[2] = t.y[j] - nyi * t.width_right[j];
-        x[3] = t.x[i] - nxi * t.width_right[i]; y[3] = t.y[i] - nyi * t.width_right[i];
-        v.quad(x, y, kAsphalt);
-        if (i == 0) {  // the start line, a metre deep
-          float x0 = t.x[0], y0 = t.y[0], tx = t.tangent_x[0], ty = t.tangent_y[0];
-          float lx = -ty, ly = tx, wl = t.width_left[0], wr = t.width_right[0];
-          float qx[4] = {x0 + lx * wl, x0 + lx * wl + tx, x0 - lx * wr + tx, x0 - lx * wr};
-          float qy[4] = {y0 + ly * wl, y0 + ly * wl + ty, y0 - ly * wr + ty, y0 - ly * wr};
-          v.quad(qx, qy, kLine);
-        }
-      }
-    }
-  }
+  draw_track(v, t, me.track_segment, span);
+  int from_start = std::min((me.track_segment % t.n + t.n) % t.n, t.n - (me.track_segment % t.n + t.n) % t.n);
+  if (from_start <= span) draw_start_line(v, t);
   int g0 = group_start(cfg, car);
   const SeenCar* seen = seen_cars(w, cfg);
   for (int j = g0; j < g0 + cfg.cars_per_group; ++j) {

@@ -6,9 +6,9 @@ actions: the single env loop for race_time_trial, race_1v7 and race_field, the v
 env of 64 worlds on 1 and 2 threads, the physics alone (one car, no observation) and
 ``pixels``. Peers, measured on this machine as issue 10 reports: Gymnasium's
 CarRacing-v3 167 car-steps/s, highway-env's racetrack 205, a GT Sport console's 20
-cars at 10 Hz = 200. Then the full-skill AI's flying lap of every shipped track and
-every track of a folder (``--tracks-dir``, default $TRACKFIELD_TRACK_PATH or
-../shared/tracks when present).
+cars at 10 Hz = 200. Then the full-skill AI's gt3 flying lap (time, top and slowest
+speed, seconds off course and on a wall) of every shipped track and every track of a
+folder (``--tracks-dir``, default $TRACKFIELD_TRACK_PATH or ../shared/tracks when present).
 """
 from __future__ import annotations
 
@@ -79,22 +79,21 @@ def _physics(seconds: float) -> float:
     return steps / 10 / (time.perf_counter() - start)
 
 
-def reference_laps(tracks_dir: str | None):
-    """(name, lap seconds, top km/h, source) of every shipped track and every CSV in tracks_dir."""
+def reference_laps(tracks_dir: str | None, car: str = "gt3"):
+    """(name, reference_lap_details dict, source) of every shipped track and every CSV in tracks_dir."""
     from trackfield.racing import list_tracks, load_track
     from trackfield.racing.reference import reference_lap_details
 
     rows = []
     for name in list_tracks():
-        d = reference_lap_details(load_track(name), "gt3")
-        rows.append((name, d["lap_time_s"], d["top_speed_kmh"], "shipped"))
+        rows.append((name, reference_lap_details(load_track(name), car), "shipped"))
     if tracks_dir and os.path.isdir(tracks_dir):
         for path in sorted(glob.glob(os.path.join(tracks_dir, "*.csv"))):
             name = os.path.splitext(os.path.basename(path))[0]
             track = load_track(path, crossings="bridge" if name == "Suzuka" else "error")
             line = os.path.join(tracks_dir, "racelines", os.path.basename(path))
-            d = reference_lap_details(track, "gt3", raceline=line if os.path.isfile(line) else None)
-            rows.append((name, d["lap_time_s"], d["top_speed_kmh"], "racing line file"))
+            d = reference_lap_details(track, car, raceline=line if os.path.isfile(line) else None)
+            rows.append((name, d, "racing line file"))
     return rows
 
 
@@ -130,6 +129,10 @@ def main(seconds: float, envs: int, threads, tracks_dir: str | None, laps: bool,
               + " ".join(f"{per_core / v:11.0f}x" for v in PEERS.values()))
     print("peers: " + ", ".join(f"{k} {v}" for k, v in PEERS.items()) + " car-steps/s (issue 10)")
     if laps:
-        print(f"\n{'track':16} {'gt3 lap':>9} {'top km/h':>9}  line")
-        for name, lap, top, source in reference_laps(tracks_dir):
-            print(f"{name:16} {int(lap // 60)}:{lap % 60:06.3f} {top:9.1f}  {source}")
+        # Off course: three tyres or more out; a slowest point far below the track's
+        # slowest corner (about 40 km/h and up) means a spin.
+        print(f"\n{'track':16} {'gt3 lap':>9} {'top km/h':>9} {'min km/h':>9} {'off s':>6} {'wall s':>6}  line")
+        for name, d, source in reference_laps(tracks_dir):
+            lap = d["lap_time_s"]
+            print(f"{name:16} {int(lap // 60)}:{lap % 60:06.3f} {d['top_speed_kmh']:9.1f} {d['min_speed_kmh']:9.1f} "
+                  f"{d['off_course_s']:6.2f} {d['wall_s']:6.2f}  {source}")

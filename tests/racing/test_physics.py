@@ -187,12 +187,25 @@ def test_monza_reference_lap_is_a_real_gt3_lap():
 
 
 @pytest.mark.skipif(not (SHARED / "tracks" / "Oschersleben.csv").exists(), reason="../shared/tracks not present")
-@pytest.mark.parametrize("name", ["Oschersleben", "Nuerburgring", "Suzuka"])
+@pytest.mark.parametrize("name", ["Oschersleben", "Nuerburgring", "Suzuka", "Austin", "Norisring", "YasMarina"])
 def test_reference_lap_stays_on_shared_tracks_that_it_used_to_leave(name):
     # These laps used to leave the track (4.6, 1.0 and 6.9 s with three tyres out; Suzuka
-    # spun in the Spoon curve).
+    # spun in the Spoon curve; Austin, Norisring and Yas Marina 0.34, 0.19 and 0.22 s over
+    # the inside kerb of hairpins that narrow, following TUM's line to the edge).
     track = load_track(SHARED / "tracks" / f"{name}.csv", crossings="bridge" if name == "Suzuka" else "error")
     lap = reference_lap_details(track, "gt3", raceline=SHARED / "tracks" / "racelines" / f"{name}.csv")
     assert lap["completed"], lap
     assert lap["off_course_s"] == 0.0 and lap["wall_s"] == 0.0, lap
     assert lap["min_speed_kmh"] > 40.0, lap  # no spin: their slowest corners are taken at 55 km/h or more
+
+
+@pytest.mark.skipif(not (SHARED / "tracks" / "Sepang.csv").exists(), reason="../shared/tracks not present")
+@pytest.mark.parametrize("car, name", [("prototype", "YasMarina"), ("prototype", "Austin"), ("road", "Sepang")])
+def test_other_classes_reference_laps_stay_on_without_spinning(car, name):
+    # prototype left Yas Marina for 1.07 s and Austin for 0.85 s; road spun in Sepang's
+    # long right-hander (one tyre on the grass while braking), slowest point 28 km/h.
+    track = load_track(SHARED / "tracks" / f"{name}.csv")
+    lap = reference_lap_details(track, car, raceline=SHARED / "tracks" / "racelines" / f"{name}.csv")
+    assert lap["completed"], lap
+    assert lap["off_course_s"] == 0.0 and lap["wall_s"] == 0.0, lap
+    assert lap["min_speed_kmh"] > 40.0, lap

@@ -137,3 +137,21 @@ def test_width_under_the_margin_pins_the_line_to_the_centre():
     track = stadium()
     line = minimum_curvature_line(track, margin_m=6.5)
     assert np.allclose(line, track.xy, atol=1e-9)
+
+
+@pytest.mark.skipif(not MONZA.is_file(), reason="../shared/tracks not present")
+@pytest.mark.parametrize("name", ["Austin", "Norisring"])
+def test_engine_line_keeps_inside_the_narrowest_edge_nearby(name):
+    # TUM's line crosses the painted edge at Norisring's hairpin by 1.5 m, measured against
+    # the narrowest edge within 10 m; the engine's line keeps 0.5 m inside it.
+    from trackfield.racing.reference import racing_line
+
+    track = load_track(SHARED / "tracks" / f"{name}.csv")
+    line = racing_line(track, "gt3", SHARED / "tracks" / "racelines" / f"{name}.csv")
+    engine = track.to_engine()
+    segment = np.array([engine.project(float(x), float(y)).segment for x, y in np.asarray(line.xy)])
+    window = (segment[:, None] + np.arange(-5, 6)[None]) % track.n
+    offset = np.asarray(line.offset)
+    edge = np.where(offset > 0, track.width_left[window].min(axis=1), track.width_right[window].min(axis=1))
+    assert np.abs(offset).max() > 5.0  # still a racing line, out to the edges
+    assert (np.abs(offset) <= edge - 0.45).all(), (np.abs(offset) - edge).max()
