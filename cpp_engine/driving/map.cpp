@@ -424,7 +424,7 @@ LanePos localise(const Map& m, double x, double y, double z, int hint_quad) {
 }
 
 bool box_off_road(const Map& m, double x, double y, double z, double heading, double length,
-                  double width, int hint_quad) {
+                  double width, int hint_quad, bool centre_on_road) {
   const double c = std::cos(heading), s = std::sin(heading), hl = 0.5 * length, hw = 0.5 * width;
   // On-road is "some quad holds the point": a quad found near the hint settles it; only a
   // point that none of those holds asks the grid.
@@ -433,7 +433,7 @@ bool box_off_road(const Map& m, double x, double y, double z, double heading, do
     if (hint_quad >= 0 && rival_holds(m, walk_lane(m, hint_quad, px, py), px, py, fz)) return true;
     return point_on_road(m, px, py, z);
   };
-  if (!on_road(x, y)) return true;
+  if (!centre_on_road && !on_road(x, y)) return true;
   for (int k = 0; k < 4; ++k) {
     const double lx = (k & 1) ? hl : -hl, ly = (k & 2) ? hw : -hw;
     if (!on_road(x + c * lx - s * ly, y + s * lx + c * ly)) return true;
