@@ -88,6 +88,7 @@ float* write_lane_points(const Map& map, int group, const Goal& goal, float own,
   {
     const float inv_xy = static_cast<float>(1.0 / kLaneScale);
     const float goal_s = goal.s;
+    constexpr float kInf = std::numeric_limits<float>::infinity();
     for (int i = 0; i < N; ++i) {
       const float dx = static_cast<float>(gx[i] - ox), dy = static_cast<float>(gy[i] - oy);
       c1[i] = clipf((fc * dx + fs * dy) * inv_xy);
@@ -99,11 +100,15 @@ float* write_lane_points(const Map& map, int group, const Goal& goal, float own,
       c6[i] = clipf(ghw[i] * 0.2f);
       const float sp = gsp[i];
       const float far = grem[i] + gto[i] + goal_s;
-      const bool ahead = goal_s >= sp;
+      // Selects, not branches, so the loop vectorises.
+      const int ahead = goal_s >= sp;
       const float same = std::min(far, goal_s - sp), beside = std::min(far, goal_s - sp + kLaneChangeCost);
-      const float route = ahead && gkind[i] == 1 ? same : (ahead && gkind[i] == 2 ? beside : far);
+      float route = far;
+      route = (ahead & (gkind[i] == 2)) ? beside : route;
+      route = (ahead & (gkind[i] == 1)) ? same : route;
       c7[i] = clipf(route * 1e-3f);
-      c8[i] = std::isinf(route) ? 1.0f : clipf((route - own) * 5e-3f);
+      const float relative = clipf((route - own) * 5e-3f);
+      c8[i] = std::fabs(route) == kInf ? 1.0f : relative;
     }
   }
   const uint32_t threshold = probability_threshold(kFeatureDropoutLane);
