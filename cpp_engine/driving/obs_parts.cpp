@@ -2,7 +2,12 @@
 #include "driving/obs_parts.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "driving/bicycle.h"
 #include "driving/obs.h"
@@ -52,14 +57,31 @@ struct CutLadder {
 };
 constexpr CutLadder kCutLadder;
 
+// How many of v[0, n) are <= cut (kStrict: < cut). GCC does not vectorise a count of
+// double comparisons into an int, so on x86-64 (SSE2 always there) two at a time by hand.
+template <bool kStrict>
+inline int count_below(const double* v, int n, double cut) {
+  int count = 0, k = 0;
+#if defined(__SSE2__)
+  const __m128d c = _mm_set1_pd(cut);
+  for (; k + 2 <= n; k += 2) {
+    const __m128d x = _mm_loadu_pd(v + k);
+    const int mask = _mm_movemask_pd(kStrict ? _mm_cmplt_pd(x, c) : _mm_cmple_pd(x, c));
+    count += (mask & 1) + (mask >> 1);
+  }
+#endif
+  for (; k < n; ++k) count += kStrict ? v[k] < cut : v[k] <= cut;
+  return count;
+}
+
 }  // namespace
 
 // The `count` smallest (distance, slot) pairs, nearest first, ties to the lower slot.
 // With the world's view: only its live vehicles (ascending slot); the distances and cut
 // counts are branch-free loops the compiler vectorises; the cut (the smallest ladder
 // radius holding `count` others, found in 6 counting passes) leaves ~1.1 count
-// candidates, each placed by its rank among them (two branch-free counting loops
-// instead of an insertion sort's mispredicted shifts). Without a view: one pass over
+// candidates, each placed by its rank among them (two branch-free counts instead of an
+// insertion sort's mispredicted shifts). Without a view: one pass over
 // every slot with an insertion-sorted list. Both give the same list.
 int nearest_vehicles(const DriveWorld& w, int a, double radius, int count, int* near) {
   const Vehicles& v = w.veh;
@@ -81,9 +103,7 @@ int nearest_vehicles(const DriveWorld& w, int a, double radius, int count, int* 
     while (lo < hi) {
       const int mid = (lo + hi) / 2;
       const double cut = kCutLadder.d2[mid];
-      int within = 0;
-      for (int k = 0; k < n_live; ++k) within += d2s[k] <= cut;
-      if (within - 1 >= count) hi = mid;
+      if (count_below<false>(d2s, n_live, cut) - 1 >= count) hi = mid;
       else lo = mid + 1;
     }
     if (lo < CutLadder::kLevels && kCutLadder.d2[lo] < worst) worst = kCutLadder.d2[lo];
@@ -97,9 +117,7 @@ int nearest_vehicles(const DriveWorld& w, int a, double radius, int count, int* 
     }
     for (int i = 0; i < m; ++i) {
       const double di = cd2[i];
-      int rank = 0;
-      for (int j = 0; j < i; ++j) rank += cd2[j] <= di;
-      for (int j = i + 1; j < m; ++j) rank += cd2[j] < di;
+      const int rank = count_below<false>(cd2, i, di) + count_below<true>(cd2 + i + 1, m - i - 1, di);
       if (rank < count) near[rank] = cslot[i];
     }
     return std::min(m, count);
