@@ -383,11 +383,18 @@ LanePos localise(const Map& m, double x, double y, double z, int hint_quad) {
   // Candidates: where a quad along the hint's lane holds the point, its rivals (every quad
   // that can hold the point, ascending like a grid cell's list, so the scan below picks
   // the same quad); else the point's grid cell.
+  // The winner is the holder least in (|d|, not the hint, id): a scan in ascending id that
+  // keeps the first of equal |d| unless a later one is the hint. Starting from the quad
+  // near the hint that holds the point (usually the winner) lets most rivals fail the
+  // cheap |d| test before the polygon test; the order-free comparison keeps the answer.
   const int32_t* list = nullptr;
   int list_size = 0;
   if (hint_quad >= 0) {
     const int q = walk_lane(m, hint_quad, x, y);
-    if (holds(m, q, x, y, fz)) list = &m.rivals[m.rival_start[q]], list_size = m.rival_start[q + 1] - m.rival_start[q];
+    if (holds(m, q, x, y, fz)) {
+      list = &m.rivals[m.rival_start[q]], list_size = m.rival_start[q + 1] - m.rival_start[q];
+      best = q, best_foot = foot_on_quad(m, q, x, y), best_abs_d = std::fabs(best_foot.d);
+    }
   }
   if (!list) {
     const int c = grid_cell(m, fx, fy);
@@ -395,11 +402,13 @@ LanePos localise(const Map& m, double x, double y, double z, int hint_quad) {
   }
   for (int k = 0; k < list_size; ++k) {
     const int q = list[k];
+    if (q == best) continue;
     const Foot f = foot_on_quad(m, q, x, y);
     if (std::fabs(fz - f.z) > kLocaliseZWindow) continue;
     const float ad = std::fabs(f.d);
-    if (ad > best_abs_d || (ad == best_abs_d && q != hint_quad) || beyond_reach(m, q, f)) continue;
-    if (quad_distance(m, q, fx, fy) > kSeamTolerance) continue;
+    if (ad > best_abs_d) continue;
+    if (ad == best_abs_d && q != hint_quad && (best == hint_quad || q > best)) continue;
+    if (beyond_reach(m, q, f) || quad_distance(m, q, fx, fy) > kSeamTolerance) continue;
     best = q, best_foot = f, best_abs_d = ad;
   }
   if (best >= 0) return lane_pos(m, best, best_foot, true);

@@ -42,124 +42,16 @@ inline float clipf(float x) { return std::min(std::max(x, -1.0f), 1.0f); }
 
 bool dropped(Rng& r, uint32_t threshold) { return rng_next_u32(r) < threshold; }
 
+// The four columns every set point starts with: mask, x and y in the agent's frame
+// (scaled by inv_xy), and its height above the agent (/10 m).
+inline void write_point_xyz(float* row, float dx, float dy, float dz, float fc, float fs, float inv_xy) {
+  row[0] = 1.0f;
+  row[1] = clipf((fc * dx + fs * dy) * inv_xy);
+  row[2] = clipf((fc * dy - fs * dx) * inv_xy);
+  row[3] = clipf(dz * 0.1f);
+}
+
 constexpr uint32_t probability_threshold(float p) { return static_cast<uint32_t>(p * 4294967296.0); }
-
-// The set writers work in three passes over a fixed kSet*Points (padded with zeros), so
-// that the middle one, all the arithmetic, is a straight loop the compiler vectorises:
-// gather the group's points (scalar loads), compute every column into column arrays,
-// then interleave the columns into rows (zeroing dropped and absent ones). Each value is
-// computed by the same float operations as one row at a time, so the same bits.
-
-// Lane points, with the route distance of routing.h's route_distance spelled out over the
-// goal lane's row of the transposed table. drop: the dropout generator, or null.
-float* write_lane_points(const Map& map, int group, const Goal& goal, float own, double ox, double oy, float fc,
-                         float fs, float fz, Rng* drop, float* o) {
-  constexpr int N = kSetLanePoints;
-  const MapSets& ms = map.sets;
-  const int b = group >= 0 ? ms.lane_set_offsets[group] : 0, e = group >= 0 ? ms.lane_set_offsets[group + 1] : 0;
-  const int n = e - b;
-  float gx[N], gy[N], gz[N], gc[N], gs[N], ghw[N], gsp[N], grem[N], gto[N];
-  int32_t gkind[N];  // 1: the goal's lane, 2: beside it, 0: neither
-  {
-    const int32_t* __restrict set = ms.lane_set.data() + b;
-    const int32_t* __restrict plane = ms.lane_lane.data();
-    const float* __restrict ps = ms.lane_s.data();
-    const float* __restrict length = map.lane_length.data();
-    const int32_t* __restrict left = map.left.data();
-    const int32_t* __restrict right = map.right.data();
-    const float* __restrict to_goal = &ms.route_to[static_cast<size_t>(goal.lane) * map.lane_count];
-    const float *__restrict px = ms.lane_x.data(), *__restrict py = ms.lane_y.data(), *__restrict pz = ms.lane_z.data();
-    const float *__restrict pc = ms.lane_cos.data(), *__restrict psn = ms.lane_sin.data();
-    const float* __restrict phw = ms.lane_half_width.data();
-    for (int i = 0; i < n; ++i) {
-      const int p = set[i];
-      gx[i] = px[p], gy[i] = py[p], gz[i] = pz[p];
-      gc[i] = pc[p], gs[i] = psn[p], ghw[i] = phw[p];
-      const int l = plane[p];
-      const float sp = ps[p];
-      gsp[i] = sp;
-      grem[i] = std::max(0.0f, length[l] - sp);
-      gto[i] = to_goal[l];
-      gkind[i] = l == goal.lane ? 1 : (left[l] == goal.lane || right[l] == goal.lane) ? 2 : 0;
-    }
-    for (int i = n; i < N; ++i) gx[i] = gy[i] = gz[i] = gc[i] = gs[i] = ghw[i] = gsp[i] = grem[i] = gto[i] = 0.0f, gkind[i] = 0;
-  }
-  float c1[N], c2[N], c3[N], c4[N], c5[N], c6[N], c7[N], c8[N];
-  {
-    const float inv_xy = static_cast<float>(1.0 / kLaneScale);
-    const float goal_s = goal.s;
-    constexpr float kInf = std::numeric_limits<float>::infinity();
-    for (int i = 0; i < N; ++i) {
-      const float dx = static_cast<float>(gx[i] - ox), dy = static_cast<float>(gy[i] - oy);
-      c1[i] = clipf((fc * dx + fs * dy) * inv_xy);
-      c2[i] = clipf((fc * dy - fs * dx) * inv_xy);
-      c3[i] = clipf((gz[i] - fz) * 0.1f);
-      // cos and sin of (lane heading - ours) from the stored cos and sin: no trigonometry.
-      c4[i] = clipf(gc[i] * fc + gs[i] * fs);
-      c5[i] = clipf(gs[i] * fc - gc[i] * fs);
-      c6[i] = clipf(ghw[i] * 0.2f);
-      const float sp = gsp[i];
-      const float far = grem[i] + gto[i] + goal_s;
-      // Selects, not branches, so the loop vectorises.
-      const int ahead = goal_s >= sp;
-      const float same = std::min(far, goal_s - sp), beside = std::min(far, goal_s - sp + kLaneChangeCost);
-      float route = far;
-      route = (ahead & (gkind[i] == 2)) ? beside : route;
-      route = (ahead & (gkind[i] == 1)) ? same : route;
-      c7[i] = clipf(route * 1e-3f);
-      const float relative = clipf((route - own) * 5e-3f);
-      c8[i] = std::fabs(route) == kInf ? 1.0f : relative;
-    }
-  }
-  const uint32_t threshold = probability_threshold(kFeatureDropoutLane);
-  float* __restrict row = o;
-  for (int i = 0; i < n; ++i, row += kLaneCols) {
-    if (drop && dropped(*drop, threshold)) {
-      std::memset(row, 0, sizeof(float) * kLaneCols);
-      continue;
-    }
-    row[0] = 1.0f, row[1] = c1[i], row[2] = c2[i], row[3] = c3[i], row[4] = c4[i];
-    row[5] = c5[i], row[6] = c6[i], row[7] = c7[i], row[8] = c8[i];
-  }
-  std::memset(row, 0, sizeof(float) * kLaneCols * (N - n));
-  return o + kLaneCols * N;
-}
-
-float* write_boundary_points(const MapSets& ms, int group, double ox, double oy, float fz, float fc, float fs,
-                             Rng* drop, float* o) {
-  constexpr int N = kSetBoundaryPoints;
-  const int b = group >= 0 ? ms.bnd_set_offsets[group] : 0, e = group >= 0 ? ms.bnd_set_offsets[group + 1] : 0;
-  const int n = e - b;
-  float gx[N], gy[N], gz[N];
-  {
-    const int32_t* __restrict set = ms.bnd_set.data() + b;
-    const float *__restrict px = ms.bnd_x.data(), *__restrict py = ms.bnd_y.data(), *__restrict pz = ms.bnd_z.data();
-    for (int i = 0; i < n; ++i) {
-      const int p = set[i];
-      gx[i] = px[p], gy[i] = py[p], gz[i] = pz[p];
-    }
-    for (int i = n; i < N; ++i) gx[i] = gy[i] = gz[i] = 0.0f;
-  }
-  float c1[N], c2[N], c3[N];
-  const float inv_xy = static_cast<float>(1.0 / kBoundaryScale);
-  for (int i = 0; i < N; ++i) {
-    const float dx = static_cast<float>(gx[i] - ox), dy = static_cast<float>(gy[i] - oy);
-    c1[i] = clipf((fc * dx + fs * dy) * inv_xy);
-    c2[i] = clipf((fc * dy - fs * dx) * inv_xy);
-    c3[i] = clipf((gz[i] - fz) * 0.1f);
-  }
-  const uint32_t threshold = probability_threshold(kFeatureDropoutBoundary);
-  float* __restrict row = o;
-  for (int i = 0; i < n; ++i, row += kBoundaryCols) {
-    if (drop && dropped(*drop, threshold)) {
-      std::memset(row, 0, sizeof(float) * kBoundaryCols);
-      continue;
-    }
-    row[0] = 1.0f, row[1] = c1[i], row[2] = c2[i], row[3] = c3[i];
-  }
-  std::memset(row, 0, sizeof(float) * kBoundaryCols * (N - n));
-  return o + kBoundaryCols * N;
-}
 
 }  // namespace
 
@@ -232,12 +124,83 @@ void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
   const int q = w.quad[a];
   const int group = q >= 0 && q < map.quad_count ? ms.quad_group[q] : -1;
   Rng drop = cfg.feature_dropout ? dropout_rng(w, a) : Rng{};
+  const uint32_t lane_drop = probability_threshold(kFeatureDropoutLane);
+  const uint32_t bnd_drop = probability_threshold(kFeatureDropoutBoundary);
 
   // Float from here: offsets from the agent (double) are small, and float halves the work.
+  // Every array is read through a local restrict pointer, so the compiler keeps them in
+  // registers instead of reloading each vector's data pointer after every store to `o`.
   const float fc = static_cast<float>(c), fs = static_cast<float>(s), fz = static_cast<float>(oz);
   const bool dropout = cfg.feature_dropout;
-  o = write_lane_points(map, group, current, w.goal_route_m[a], ox, oy, fc, fs, fz, dropout ? &drop : nullptr, o);
-  o = write_boundary_points(ms, group, ox, oy, fz, fc, fs, dropout ? &drop : nullptr, o);
+
+  // Lane points, with the route distance of routing.h's route_distance spelled out over the
+  // goal lane's row of the transposed table.
+  {
+    const int b = group >= 0 ? ms.lane_set_offsets[group] : 0, e = group >= 0 ? ms.lane_set_offsets[group + 1] : 0;
+    const int32_t* __restrict set = ms.lane_set.data();
+    const float* __restrict px = ms.lane_x.data();
+    const float* __restrict py = ms.lane_y.data();
+    const float* __restrict pz = ms.lane_z.data();
+    const float* __restrict pc = ms.lane_cos.data();
+    const float* __restrict psn = ms.lane_sin.data();
+    const float* __restrict phw = ms.lane_half_width.data();
+    const float* __restrict ps = ms.lane_s.data();
+    const int32_t* __restrict plane = ms.lane_lane.data();
+    const float* __restrict length = map.lane_length.data();
+    const int32_t* __restrict left = map.left.data();
+    const int32_t* __restrict right = map.right.data();
+    const float* __restrict to_goal = &ms.route_to[static_cast<size_t>(current.lane) * map.lane_count];
+    const int goal_lane = current.lane;
+    const float goal_s = current.s, own = w.goal_route_m[a];
+    const float inv_xy = static_cast<float>(1.0 / kLaneScale);
+    float* __restrict row = o;
+    for (int k = b; k < e; ++k, row += kLaneCols) {
+      if (dropout && dropped(drop, lane_drop)) {
+        std::memset(row, 0, sizeof(float) * kLaneCols);
+        continue;
+      }
+      const int p = set[k];
+      const float dx = static_cast<float>(px[p] - ox), dy = static_cast<float>(py[p] - oy);
+      write_point_xyz(row, dx, dy, pz[p] - fz, fc, fs, inv_xy);
+      // cos and sin of (lane heading - ours) from the stored cos and sin: no trigonometry.
+      row[4] = clipf(pc[p] * fc + psn[p] * fs);
+      row[5] = clipf(psn[p] * fc - pc[p] * fs);
+      row[6] = clipf(phw[p] * 0.2f);
+      const int l = plane[p];
+      const float sp = ps[p];
+      float route = std::max(0.0f, length[l] - sp) + to_goal[l] + goal_s;
+      if (goal_s >= sp) {
+        if (l == goal_lane) route = std::min(route, goal_s - sp);
+        else if (left[l] == goal_lane || right[l] == goal_lane) route = std::min(route, goal_s - sp + kLaneChangeCost);
+      }
+      row[7] = clipf(route * 1e-3f);
+      row[8] = std::isinf(route) ? 1.0f : clipf((route - own) * 5e-3f);
+    }
+    std::memset(row, 0, sizeof(float) * kLaneCols * (kSetLanePoints - (e - b)));
+    o += kLaneCols * kSetLanePoints;
+  }
+
+  // Boundary points.
+  {
+    const int b = group >= 0 ? ms.bnd_set_offsets[group] : 0, e = group >= 0 ? ms.bnd_set_offsets[group + 1] : 0;
+    const int32_t* __restrict set = ms.bnd_set.data();
+    const float* __restrict px = ms.bnd_x.data();
+    const float* __restrict py = ms.bnd_y.data();
+    const float* __restrict pz = ms.bnd_z.data();
+    const float inv_xy = static_cast<float>(1.0 / kBoundaryScale);
+    float* __restrict row = o;
+    for (int k = b; k < e; ++k, row += kBoundaryCols) {
+      if (dropout && dropped(drop, bnd_drop)) {
+        std::memset(row, 0, sizeof(float) * kBoundaryCols);
+        continue;
+      }
+      const int p = set[k];
+      const float dx = static_cast<float>(px[p] - ox), dy = static_cast<float>(py[p] - oy);
+      write_point_xyz(row, dx, dy, pz[p] - fz, fc, fs, inv_xy);
+    }
+    std::memset(row, 0, sizeof(float) * kBoundaryCols * (kSetBoundaryPoints - (e - b)));
+    o += kBoundaryCols * kSetBoundaryPoints;
+  }
 
   obs::write_light(w, dm, stop, o);
   o += kLightSize;
