@@ -81,9 +81,13 @@ inline int count_below(const double* v, int n, double cut) {
 inline int count_at_most(const float* v, int n, float cut) {
   int count = 0, k = 0;
 #if defined(__SSE2__)
-  constexpr int kBits[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+  // Per-lane counts (a true comparison is all ones, -1), summed once at the end.
   const __m128 c = _mm_set1_ps(cut);
-  for (; k + 4 <= n; k += 4) count += kBits[_mm_movemask_ps(_mm_cmple_ps(_mm_loadu_ps(v + k), c))];
+  __m128i lanes = _mm_setzero_si128();
+  for (; k + 4 <= n; k += 4) lanes = _mm_sub_epi32(lanes, _mm_castps_si128(_mm_cmple_ps(_mm_loadu_ps(v + k), c)));
+  alignas(16) int32_t part[4];
+  _mm_store_si128(reinterpret_cast<__m128i*>(part), lanes);
+  count = part[0] + part[1] + part[2] + part[3];
 #endif
   for (; k < n; ++k) count += v[k] <= cut;
   return count;
