@@ -160,7 +160,8 @@ void step_world(DriveWorld& w, const DriveConfig& cfg, const void* actions) {
     sc.x0[n] = v.x[i], sc.y0[n] = v.y[i], sc.h0[n] = v.heading[i];
     if (i < A && !w.joined_now[i]) {
       prev_lane[i] = w.lane[i];
-      front0[i] = front_point(v, i);
+      // Only a lane with a light needs its front point (a sincos) for the stop-line test.
+      if (w.lights.enabled && dm.lane_light[prev_lane[i]] >= 0) front0[i] = front_point(v, i);
       step_vehicle(v, i, w.j_long[i], w.j_lat[i], dt);
       travelled[i] = std::hypot(v.x[i] - sc.x0[n], v.y[i] - sc.y0[n]);
       // 3. Localise (the last quad only breaks ties) and 4. off-road.
