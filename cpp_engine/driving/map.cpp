@@ -314,31 +314,42 @@ LanePos lane_pos(const Map& m, int q, const Foot& f, bool on_road) {
 
 // The quad of hint's lane whose span holds the foot of (x, y): walks from hint along the
 // lane (quads of a lane have consecutive ids) while the foot lies beyond the quad's end
-// or before its start. A vehicle moves at most ~12 quads a step.
-int walk_lane(const Map& m, int q, double x, double y) {
+// or before its start. A vehicle moves at most ~12 quads a step. `foot` gets the foot on
+// the quad returned (computed once per quad visited; callers test that quad next).
+int walk_lane(const Map& m, int q, double x, double y, Foot& foot) {
   const int lane = m.quad_lane[q];
+  const int hint = q;
+  const Foot at_hint = foot_on_quad(m, q, x, y);
   // First a jump by arc length (one comparison per quad passed), then feet settle it.
-  const double target = m.point_s[m.quad_point[q]] + foot_on_quad(m, q, x, y).along;
+  const double target = m.point_s[m.quad_point[q]] + at_hint.along;
   while (q + 1 < m.quad_count && m.quad_lane[q + 1] == lane && m.point_s[m.quad_point[q] + 1] <= target) ++q;
   while (q > 0 && m.quad_lane[q - 1] == lane && m.point_s[m.quad_point[q]] > target) --q;
+  Foot f = at_hint;
+  int f_quad = hint;
   for (int steps = 0; steps < 48; ++steps) {
-    const Foot f = foot_on_quad(m, q, x, y);
+    if (f_quad != q) f = foot_on_quad(m, q, x, y), f_quad = q;
     if (f.along > m.quad_len[q] && q + 1 < m.quad_count && m.quad_lane[q + 1] == lane) ++q;
     else if (f.along < 0.0f && q > 0 && m.quad_lane[q - 1] == lane) --q;
     else break;
   }
+  foot = f_quad == q ? f : foot_on_quad(m, q, x, y);
   return q;
 }
 
-bool holds(const Map& m, int q, double x, double y, float fz) {
-  const Foot f = foot_on_quad(m, q, x, y);
+// Whether quad q holds the point, given its foot on q.
+bool holds_foot(const Map& m, int q, const Foot& f, double x, double y, float fz) {
   if (beyond_reach(m, q, f) || std::fabs(fz - f.z) > kLocaliseZWindow) return false;
   return quad_distance(m, q, static_cast<float>(x), static_cast<float>(y)) <= kSeamTolerance;
 }
 
-// True when a rival of quad q holds the point: exact when true (false: ask the grid).
-bool rival_holds(const Map& m, int q, double x, double y, float fz) {
-  if (holds(m, q, x, y, fz)) return true;  // the usual case
+bool holds(const Map& m, int q, double x, double y, float fz) {
+  return holds_foot(m, q, foot_on_quad(m, q, x, y), x, y, fz);
+}
+
+// True when quad q (foot f) or a rival of it holds the point: exact when true (false: ask
+// the grid).
+bool rival_holds(const Map& m, int q, const Foot& f, double x, double y, float fz) {
+  if (holds_foot(m, q, f, x, y, fz)) return true;  // the usual case
   for (int k = m.rival_start[q]; k < m.rival_start[q + 1]; ++k)
     if (holds(m, m.rivals[k], x, y, fz)) return true;
   return false;
@@ -383,11 +394,19 @@ LanePos localise(const Map& m, double x, double y, double z, int hint_quad) {
   // Candidates: where a quad along the hint's lane holds the point, its rivals (every quad
   // that can hold the point, ascending like a grid cell's list, so the scan below picks
   // the same quad); else the point's grid cell.
+  // The winner is the holder least in (|d|, not the hint, id): a scan in ascending id that
+  // keeps the first of equal |d| unless a later one is the hint. Starting from the quad
+  // near the hint that holds the point (usually the winner) lets most rivals fail the
+  // cheap |d| test before the polygon test; the order-free comparison keeps the answer.
   const int32_t* list = nullptr;
   int list_size = 0;
   if (hint_quad >= 0) {
-    const int q = walk_lane(m, hint_quad, x, y);
-    if (holds(m, q, x, y, fz)) list = &m.rivals[m.rival_start[q]], list_size = m.rival_start[q + 1] - m.rival_start[q];
+    Foot f;
+    const int q = walk_lane(m, hint_quad, x, y, f);
+    if (holds_foot(m, q, f, x, y, fz)) {
+      list = &m.rivals[m.rival_start[q]], list_size = m.rival_start[q + 1] - m.rival_start[q];
+      best = q, best_foot = f, best_abs_d = std::fabs(f.d);
+    }
   }
   if (!list) {
     const int c = grid_cell(m, fx, fy);
@@ -395,11 +414,13 @@ LanePos localise(const Map& m, double x, double y, double z, int hint_quad) {
   }
   for (int k = 0; k < list_size; ++k) {
     const int q = list[k];
+    if (q == best) continue;
     const Foot f = foot_on_quad(m, q, x, y);
     if (std::fabs(fz - f.z) > kLocaliseZWindow) continue;
     const float ad = std::fabs(f.d);
-    if (ad > best_abs_d || (ad == best_abs_d && q != hint_quad) || beyond_reach(m, q, f)) continue;
-    if (quad_distance(m, q, fx, fy) > kSeamTolerance) continue;
+    if (ad > best_abs_d) continue;
+    if (ad == best_abs_d && q != hint_quad && (best == hint_quad || q > best)) continue;
+    if (beyond_reach(m, q, f) || quad_distance(m, q, fx, fy) > kSeamTolerance) continue;
     best = q, best_foot = f, best_abs_d = ad;
   }
   if (best >= 0) return lane_pos(m, best, best_foot, true);
@@ -424,16 +445,20 @@ LanePos localise(const Map& m, double x, double y, double z, int hint_quad) {
 }
 
 bool box_off_road(const Map& m, double x, double y, double z, double heading, double length,
-                  double width, int hint_quad) {
+                  double width, int hint_quad, bool centre_on_road) {
   const double c = std::cos(heading), s = std::sin(heading), hl = 0.5 * length, hw = 0.5 * width;
   // On-road is "some quad holds the point": a quad found near the hint settles it; only a
   // point that none of those holds asks the grid.
   const float fz = static_cast<float>(z);
   auto on_road = [&](double px, double py) {
-    if (hint_quad >= 0 && rival_holds(m, walk_lane(m, hint_quad, px, py), px, py, fz)) return true;
+    if (hint_quad >= 0) {
+      Foot f;
+      const int q = walk_lane(m, hint_quad, px, py, f);
+      if (rival_holds(m, q, f, px, py, fz)) return true;
+    }
     return point_on_road(m, px, py, z);
   };
-  if (!on_road(x, y)) return true;
+  if (!centre_on_road && !on_road(x, y)) return true;
   for (int k = 0; k < 4; ++k) {
     const double lx = (k & 1) ? hl : -hl, ly = (k & 2) ? hw : -hw;
     if (!on_road(x + c * lx - s * ly, y + s * lx + c * ly)) return true;

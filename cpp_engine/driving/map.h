@@ -126,9 +126,11 @@ bool point_on_road(const Map& map, double x, double y, double z);
 // A vehicle box (centre, heading, length, width) is off-road when its centre or any corner
 // is on no quad, or it contains an out-of-bounds point in the z window (a box straddling a
 // gap narrower than itself between two roads). Allocates nothing.
-// hint_quad (the quad under the centre, or -1) only speeds the search up.
+// hint_quad (the quad under the centre, or -1) only speeds the search up; centre_on_road
+// says the caller already knows a quad holds the centre at this z (localise found it), so
+// only the corners and out-of-bounds points are tested.
 bool box_off_road(const Map& map, double x, double y, double z, double heading, double length,
-                  double width, int hint_quad = -1);
+                  double width, int hint_quad = -1, bool centre_on_road = false);
 
 // Distance from (x, y) to quad q's polygon (0 inside).
 float quad_distance(const Map& map, int q, float x, float y);

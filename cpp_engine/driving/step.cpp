@@ -160,7 +160,8 @@ void step_world(DriveWorld& w, const DriveConfig& cfg, const void* actions) {
     sc.x0[n] = v.x[i], sc.y0[n] = v.y[i], sc.h0[n] = v.heading[i];
     if (i < A && !w.joined_now[i]) {
       prev_lane[i] = w.lane[i];
-      front0[i] = front_point(v, i);
+      // Only a lane with a light needs its front point (a sincos) for the stop-line test.
+      if (w.lights.enabled && dm.lane_light[prev_lane[i]] >= 0) front0[i] = front_point(v, i);
       step_vehicle(v, i, w.j_long[i], w.j_lat[i], dt);
       travelled[i] = std::hypot(v.x[i] - sc.x0[n], v.y[i] - sc.y0[n]);
       // 3. Localise (the last quad only breaks ties) and 4. off-road.
@@ -169,7 +170,10 @@ void step_world(DriveWorld& w, const DriveConfig& cfg, const void* actions) {
         w.lane[i] = pos.lane, w.quad[i] = pos.quad, w.s[i] = pos.s, w.d[i] = pos.d;
         w.lane_heading[i] = pos.heading, w.half_width[i] = pos.half_width, v.z[i] = pos.z;
       }
-      w.off_road[i] = pos.lane < 0 || box_off_road(map, v.x[i], v.y[i], v.z[i], v.heading[i], v.length[i], v.width[i], w.quad[i]);
+      // The centre is on the road exactly when localise found a quad holding it, and that
+      // quad's height is now v.z: box_off_road need not test the centre again.
+      w.off_road[i] = pos.lane < 0 || box_off_road(map, v.x[i], v.y[i], v.z[i], v.heading[i], v.length[i],
+                                                   v.width[i], w.quad[i], pos.on_road);
     }
     sc.x1[n] = v.x[i], sc.y1[n] = v.y[i], sc.h1[n] = v.heading[i];
     sc.z[n] = v.z[i], sc.length[n] = v.length[i], sc.width[n] = v.width[i];

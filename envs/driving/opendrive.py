@@ -28,6 +28,7 @@ from trackfield.driving.opendrive_xml import (
     DEFAULT_SPEED, JunctionRecord, RoadRecord, SectionRecord, Source, read_junctions, read_roads,
 )
 from trackfield.driving.roadmap import MAX_POINT_SPACING, Boundary, Junction, Lane, MapError, RoadMap
+from trackfield.driving.roundabouts import mark_roundabouts
 from trackfield.driving.signals import generate_signals
 
 DRIVING_TYPES = frozenset({"driving", "entry", "exit", "onRamp", "offRamp", "bidirectional"})
@@ -45,6 +46,8 @@ def load_opendrive(path_or_text, name: str | None = None, signals: str = "auto")
 
     signals: "file" keeps the file's traffic lights, "generate" places lights with
     `signals.generate_signals`, "auto" uses the file's if it has any, else generates.
+    Junctions on a ring of lanes get `kind = "roundabout"` (`roundabouts.mark_roundabouts`),
+    so generated lights skip them.
     """
     if signals not in ("file", "generate", "auto"):
         raise MapError(f"signals must be 'file', 'generate' or 'auto', got {signals!r}")
@@ -53,6 +56,7 @@ def load_opendrive(path_or_text, name: str | None = None, signals: str = "auto")
     junctions = read_junctions(src)
     builder = _Builder(src, roads, junctions)
     roadmap = builder.build()
+    mark_roundabouts(roadmap)  # OpenDRIVE cannot say which junctions are roundabouts
     if signals in ("file", "auto"):
         roadmap.signals = read_file_signals(builder)
     if signals == "generate" or (signals == "auto" and not roadmap.signals):
