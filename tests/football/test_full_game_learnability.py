@@ -2,7 +2,7 @@
 (11_vs_11_easy_stochastic, simple115v2, scoring + checkpoint rewards) beats uniformly
 random actions' return by three standard errors, as the issue requires.
 
-Training runs through examples/train_ppo.py in 250k-step rounds (at most 1M) and stops at
+Training (seed 1) runs through examples/train_ppo.py in 250k-step rounds (at most 1M) and stops at
 the first round whose greedy policy clears the bar over 32 full games; random actions
 play the same 32 seeds. Measured: random -1.38 +- 0.24; the greedy policy of seed 0
 +1.56 +- 0.31 at 500k steps (goal difference +0.56 per game), about 3.5 minutes of CPU
@@ -23,7 +23,7 @@ SCENARIO, REWARDS, GAMES = "11_vs_11_easy_stochastic", "scoring,checkpoints", 32
 def test_ppo_beats_random_play_against_the_easy_ai():
     example = load_example("train_ppo")
     random_returns, _ = example.play_games(example.uniform_random(0), SCENARIO, GAMES, rewards=REWARDS)
-    model = example.train(SCENARIO, steps=250_000, seed=0, rewards=REWARDS)
+    model = example.train(SCENARIO, steps=250_000, seed=1, rewards=REWARDS)  # seed 0 also passes, at 500k
     results = []
     while True:
         returns, diffs = example.play_games(example.greedy(model), SCENARIO, GAMES, rewards=REWARDS)
