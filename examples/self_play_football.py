@@ -7,10 +7,11 @@ built-in AI; the script prints goal differences.
 One policy can play either side: a right-side agent's observation is the pitch turned
 round (its own team first, attacking left to right, as GRF's right-team observations),
 so a policy trained on the left plays the right unchanged. Every match of ``--games``
-games runs as one ``trackfield.vector.make`` batch (all games stepped in one C++ call);
-each side is a function from a batch of observations to a batch of actions. Pairings:
-A against B on both sides (so neither side's kick-off order favours one policy), then A and
-B each against the built-in AI at easy (0.05), medium (0.6) and hard (0.95).
+games runs as one ``trackfield.vector.make`` batch (all games stepped in one C++ call,
+by train_ppo.py's ``play_games``); each side is a function from a batch of observations
+to a batch of actions. Pairings: A against B on both sides (so neither side's kick-off
+order favours one policy), then A and B each against the built-in AI at easy (0.05),
+medium (0.6) and hard (0.95).
 ``--train-steps`` trains A and B with examples/train_ppo.py on the same scenario
 (seeds 0 and 1, scoring and checkpoint rewards) and saves them under ``--out``.
 Needs the [train] extra.
@@ -23,6 +24,16 @@ import os
 import numpy as np
 
 AI_LEVELS = {"easy": 0.05, "medium": 0.6, "hard": 0.95}
+
+
+def train_ppo():
+    """examples/train_ppo.py as a module: its training and its vector-env game loop."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("train_ppo", os.path.join(os.path.dirname(__file__), "train_ppo.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def sb3_policy(path_or_model):
@@ -41,28 +52,14 @@ def sb3_policy(path_or_model):
 def play(left, right, scenario="11_vs_11_easy_stochastic", games=8, seed=0, action_set="default"):
     """Goal differences (left minus right), one per game. ``left`` is a batch policy;
     ``right`` a batch policy or a built-in AI level (a float in [0, 1])."""
-    import trackfield
-
-    versus_ai = not callable(right)
-    config = dict(number_of_left_players_agent_controls=1, action_set=action_set,
-                  number_of_right_players_agent_controls=0 if versus_ai else 1)
-    if versus_ai:
-        config["right_team_difficulty"] = float(right)
-    env = trackfield.vector.make(scenario, num_envs=games, num_threads=1, representation="simple115v2", **config)
-    obs, _ = env.reset(seed=seed)
-    diffs = np.full(games, np.nan)
-    while np.isnan(diffs).any():
-        if versus_ai:  # one controlled agent per world: no agent axis
-            actions = np.asarray(left(obs), dtype=np.int32)
-        else:
-            actions = np.stack([left(obs[:, 0]), right(obs[:, 1])], axis=1).astype(np.int32)
-        obs, _, terminated, truncated, info = env.step(actions)
-        ended = np.flatnonzero((terminated | truncated).reshape(games, -1).any(axis=1) & np.isnan(diffs))
-        for i in ended:  # the first game of each world only; the world then plays on unseen
-            score = info["final_info"]["score"][i]
-            diffs[i] = score[0] - score[1]
-    env.close()
-    return diffs
+    if callable(right):  # both sides controlled: one agent each, the right one seeing the pitch turned round
+        config = dict(number_of_right_players_agent_controls=1)
+        both = lambda obs: np.stack([left(obs[:, 0]), right(obs[:, 1])], axis=1)  # noqa: E731
+    else:
+        config = dict(number_of_right_players_agent_controls=0, right_team_difficulty=float(right))
+        both = left
+    return train_ppo().play_games(both, scenario, games, seed, number_of_left_players_agent_controls=1,
+                                  action_set=action_set, **config)[1]
 
 
 def summary(diffs) -> str:
@@ -85,15 +82,10 @@ def tournament(policy_a, policy_b, scenario="11_vs_11_easy_stochastic", games=8,
 
 def train_pair(scenario, steps, out):
     """Trains A (seed 0) and B (seed 1) with examples/train_ppo.py; returns their paths."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("train_ppo", os.path.join(os.path.dirname(__file__), "train_ppo.py"))
-    train_ppo = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(train_ppo)
     os.makedirs(out, exist_ok=True)
     paths = []
     for name, seed in (("a", 0), ("b", 1)):
-        model = train_ppo.train(scenario, steps=steps, seed=seed, rewards="scoring,checkpoints")
+        model = train_ppo().train(scenario, steps=steps, seed=seed, rewards="scoring,checkpoints")
         paths.append(os.path.join(out, f"policy_{name}.zip"))
         model.save(paths[-1])
         print(f"trained {name}: {steps} steps, seed {seed} -> {paths[-1]}")

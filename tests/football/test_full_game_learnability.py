@@ -4,7 +4,7 @@ random actions' return by three standard errors, as the issue requires.
 
 Training (seed 1) runs through examples/train_ppo.py in 250k-step rounds (at most 1M) and stops at
 the first round whose greedy policy clears the bar over 32 full games; random actions
-play the same 32 seeds. Measured: random -1.38 +- 0.24; the greedy policy of seed 0
+play the same 32 seeds. Measured: random -1.52 +- 0.27; the greedy policy of seed 0
 +1.56 +- 0.31 at 500k steps (goal difference +0.56 per game), about 3.5 minutes of CPU
 (at 250k it was -1.18, not yet clear); seed 1's +1.82 +- 0.30 at 250k.
 """
