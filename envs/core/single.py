@@ -37,6 +37,7 @@ class BatchEnv(gym.Env):
         self._window = None
         self._recorder = None  # an EpisodeRecorder when the domain's config asks for dumps
         self._lean = None  # see _lean_step_parts
+        self._reward_hook = None  # a domain's (reward, info) -> reward, applied after every step
 
     @property
     def unwrapped_engine(self) -> BatchEngine:
@@ -105,12 +106,13 @@ class BatchEnv(gym.Env):
         if self._box_actions is None and eng.scalar_range is None:
             return None
         return (self._box_actions, eng.scalar_range, eng.actions[0, 0], eng.batch.step, eng.terminated,
-                eng.truncated, self._plain_obs, self._rewards, eng.batch.info_one, eng.constant_info)
+                eng.truncated, self._plain_obs, self._rewards, eng.batch.info_one, eng.constant_info,
+                self._reward_hook)
 
     def step(self, action):
         lean = self._lean
         if lean is not None and not self._needs_reset:
-            box, scalar_range, slot, step, terminated, truncated, obs, rewards, info_one, constant = lean
+            box, scalar_range, slot, step, terminated, truncated, obs, rewards, info_one, constant, hook = lean
             if box is not None:
                 ready = type(action) is np.ndarray and action.dtype == np.float32 and action.shape == box.shape
                 if ready:
@@ -130,7 +132,8 @@ class BatchEnv(gym.Env):
                 info = info_one(0, False)
                 if constant:
                     info.update(constant)
-                return obs.copy(), rewards.item(0), done[0], done[1], info
+                reward = rewards.item(0) if hook is None else hook(rewards.item(0), info)
+                return obs.copy(), reward, done[0], done[1], info
         if self._needs_reset:
             raise RuntimeError("step() called before reset() or after the episode ended; call reset()")
         eng = self._engine
@@ -160,7 +163,10 @@ class BatchEnv(gym.Env):
                 reward = float(reward[0])
         if self.render_mode == "human":
             self.render()
-        return obs, reward, terminated, truncated, eng.info_of(0)
+        info = eng.info_of(0)
+        if self._reward_hook is not None:
+            reward = self._reward_hook(reward, info)
+        return obs, reward, terminated, truncated, info
 
     def render(self):
         if self.render_mode is None:

@@ -177,18 +177,14 @@ class RacingEnv(BatchEnv):
         self.track = engine.track
         self._attach(engine, self.config.render_mode, self.config.render_width)
         self._race_hook = race_state_hook(self, self.num_cars)
+        if self._race_hook is not None:
+            self._reward_hook = self._race_hook.single_step
 
     def reset(self, *, seed=None, options=None):
         obs, info = super().reset(seed=seed, options=options)
         if self._race_hook is not None:
             self._race_hook.single_reset(info)
         return obs, info
-
-    def step(self, action):
-        obs, reward, terminated, truncated, info = super().step(action)
-        if self._race_hook is not None:
-            reward = self._race_hook.single_step(reward, info)
-        return obs, reward, terminated, truncated, info
 
     def set_state(self, state: bytes) -> None:
         super().set_state(state)
