@@ -111,7 +111,8 @@ void write_track_points(const Track& t, const CarState& c, const Frame& f, Write
     auto lerp = [&](const std::vector<float>& a) { return a[seg] + (a[next] - a[seg]) * u; };
     float x = lerp(t.x), y = lerp(t.y), z = lerp(t.z);
     float nx = -t.tangent_y[seg], ny = t.tangent_x[seg];  // left normal
-    float wl = lerp(t.width_left), wrr = lerp(t.width_right), bank = std::tan(lerp(t.banking));
+    float wl = lerp(t.width_left), wrr = lerp(t.width_right), banking = lerp(t.banking);
+    float bank = banking == 0.0f ? 0.0f : std::tan(banking);  // most circuits are flat: skip the tan
     f.to_car(x + nx * wl, y + ny * wl, z + wl * bank, pts[0][k]);
     f.to_car(x, y, z, pts[1][k]);
     f.to_car(x - nx * wrr, y - ny * wrr, z - wrr * bank, pts[2][k]);
