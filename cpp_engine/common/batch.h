@@ -71,6 +71,7 @@ class Batch {
     lengths_.assign(num_envs, 0);
     returns_.assign(static_cast<size_t>(num_envs) * A_, 0.0f);
     was_live_.assign(static_cast<size_t>(num_envs) * A_, 0);
+    zeroed_.assign(static_cast<size_t>(num_envs) * A_, 0);
     if (layout_.stack > 1) history_.assign(static_cast<size_t>(num_envs) * A_ * layout_.stack * frame_size_ * elem_bytes_, 0);
     fingerprint_ = Domain::fingerprint(cfg_);
   }
@@ -247,8 +248,16 @@ class Batch {
       const bool shown = live || was_live;
       if (stack == 1) {
         uint8_t* frame = out + a * frame_bytes;
-        if (shown) Domain::write_frame(worlds_[i], cfg_, a, frame);
-        else std::memset(frame, 0, frame_bytes);
+        // An empty slot is zeroed once, when it empties (or the world is reset or
+        // restored), not every step: the batch is the only writer of buf_.obs (the
+        // vector env's views of it are read-only), so zeros stay zeros.
+        if (shown) {
+          Domain::write_frame(worlds_[i], cfg_, a, frame);
+          zeroed_[k + a] = 0;
+        } else if (fresh || !zeroed_[k + a]) {
+          std::memset(frame, 0, frame_bytes);
+          zeroed_[k + a] = 1;
+        }
         continue;
       }
       uint8_t* hist = history_.data() + (k + a) * stack * frame_bytes;
@@ -295,6 +304,7 @@ class Batch {
   std::vector<int> lengths_;
   std::vector<float> returns_;     // [N, A] of the running episode
   std::vector<uint8_t> was_live_;  // [N, A] live in the last observation written
+  std::vector<uint8_t> zeroed_;    // [N, A] slot's observation in buf_.obs is all zeros
   std::vector<uint8_t> history_;   // stacked frames: [N][A][stack][frame]
   uint64_t fingerprint_ = 0;
   ThreadPool pool_;

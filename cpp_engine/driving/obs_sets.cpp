@@ -10,6 +10,11 @@
 #include <cstring>
 #include <limits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#include <xmmintrin.h>
+#endif
+
 #include "common/batch_layout.h"
 #include "driving/obs.h"
 #include "driving/obs_parts.h"
@@ -52,6 +57,36 @@ inline void write_point_xyz(float* row, float dx, float dy, float dz, float fc, 
 }
 
 constexpr uint32_t probability_threshold(float p) { return static_cast<uint32_t>(p * 4294967296.0); }
+
+#if defined(__SSE2__)
+// Four set points at once: the same operations in the same order as the scalar code
+// (offsets from the agent in double, rounded to float; then float), so the same bits.
+// With dropout off every point is written, which is what lets four go together.
+inline __m128 clip4(__m128 x) { return _mm_min_ps(_mm_max_ps(x, _mm_set1_ps(-1.0f)), _mm_set1_ps(1.0f)); }
+
+inline __m128 offset4(float a0, float a1, float a2, float a3, __m128d o) {
+  const __m128d lo = _mm_sub_pd(_mm_set_pd(a1, a0), o), hi = _mm_sub_pd(_mm_set_pd(a3, a2), o);
+  return _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi));
+}
+
+struct Frame4 {
+  __m128d ox, oy;
+  __m128 fc, fs, fz, inv_xy;
+};
+
+// Columns mask, x, y, z of four points (write_point_xyz), transposed into rows r[0..3].
+inline void point_xyz4(const Frame4& f, const float* px, const float* py, const float* pz, const int p[4],
+                       __m128 r[4]) {
+  const __m128 dx = offset4(px[p[0]], px[p[1]], px[p[2]], px[p[3]], f.ox);
+  const __m128 dy = offset4(py[p[0]], py[p[1]], py[p[2]], py[p[3]], f.oy);
+  const __m128 dz = _mm_sub_ps(_mm_setr_ps(pz[p[0]], pz[p[1]], pz[p[2]], pz[p[3]]), f.fz);
+  r[0] = _mm_set1_ps(1.0f);
+  r[1] = clip4(_mm_mul_ps(_mm_add_ps(_mm_mul_ps(f.fc, dx), _mm_mul_ps(f.fs, dy)), f.inv_xy));
+  r[2] = clip4(_mm_mul_ps(_mm_sub_ps(_mm_mul_ps(f.fc, dy), _mm_mul_ps(f.fs, dx)), f.inv_xy));
+  r[3] = clip4(_mm_mul_ps(dz, _mm_set1_ps(0.1f)));
+  _MM_TRANSPOSE4_PS(r[0], r[1], r[2], r[3]);
+}
+#endif
 
 }  // namespace
 
@@ -154,7 +189,44 @@ void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
     const float goal_s = current.s, own = w.goal_route_m[a];
     const float inv_xy = static_cast<float>(1.0 / kLaneScale);
     float* __restrict row = o;
-    for (int k = b; k < e; ++k, row += kLaneCols) {
+    // Route distance from lane point p to the current goal.
+    auto route_of = [&](int p) {
+      const int l = plane[p];
+      const float sp = ps[p];
+      float route = std::max(0.0f, length[l] - sp) + to_goal[l] + goal_s;
+      if (goal_s >= sp) {
+        if (l == goal_lane) route = std::min(route, goal_s - sp);
+        else if (left[l] == goal_lane || right[l] == goal_lane) route = std::min(route, goal_s - sp + kLaneChangeCost);
+      }
+      return route;
+    };
+    int k = b;
+#if defined(__SSE2__)
+    if (!dropout) {
+      const Frame4 f{_mm_set1_pd(ox), _mm_set1_pd(oy), _mm_set1_ps(fc), _mm_set1_ps(fs), _mm_set1_ps(fz),
+                     _mm_set1_ps(inv_xy)};
+      for (; k + 4 <= e; k += 4, row += 4 * kLaneCols) {
+        const int p[4] = {set[k], set[k + 1], set[k + 2], set[k + 3]};
+        __m128 xyz[4], rest[4];
+        point_xyz4(f, px, py, pz, p, xyz);
+        const float route[4] = {route_of(p[0]), route_of(p[1]), route_of(p[2]), route_of(p[3])};
+        const __m128 c4 = _mm_setr_ps(pc[p[0]], pc[p[1]], pc[p[2]], pc[p[3]]);
+        const __m128 s4 = _mm_setr_ps(psn[p[0]], psn[p[1]], psn[p[2]], psn[p[3]]);
+        rest[0] = clip4(_mm_add_ps(_mm_mul_ps(c4, f.fc), _mm_mul_ps(s4, f.fs)));
+        rest[1] = clip4(_mm_sub_ps(_mm_mul_ps(s4, f.fc), _mm_mul_ps(c4, f.fs)));
+        rest[2] = clip4(_mm_mul_ps(_mm_setr_ps(phw[p[0]], phw[p[1]], phw[p[2]], phw[p[3]]), _mm_set1_ps(0.2f)));
+        rest[3] = clip4(_mm_mul_ps(_mm_loadu_ps(route), _mm_set1_ps(1e-3f)));
+        _MM_TRANSPOSE4_PS(rest[0], rest[1], rest[2], rest[3]);
+        for (int j = 0; j < 4; ++j) {
+          float* r = row + j * kLaneCols;
+          _mm_storeu_ps(r, xyz[j]);
+          _mm_storeu_ps(r + 4, rest[j]);
+          r[8] = std::isinf(route[j]) ? 1.0f : clipf((route[j] - own) * 5e-3f);
+        }
+      }
+    }
+#endif
+    for (; k < e; ++k, row += kLaneCols) {
       if (dropout && dropped(drop, lane_drop)) {
         std::memset(row, 0, sizeof(float) * kLaneCols);
         continue;
@@ -166,13 +238,7 @@ void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
       row[4] = clipf(pc[p] * fc + psn[p] * fs);
       row[5] = clipf(psn[p] * fc - pc[p] * fs);
       row[6] = clipf(phw[p] * 0.2f);
-      const int l = plane[p];
-      const float sp = ps[p];
-      float route = std::max(0.0f, length[l] - sp) + to_goal[l] + goal_s;
-      if (goal_s >= sp) {
-        if (l == goal_lane) route = std::min(route, goal_s - sp);
-        else if (left[l] == goal_lane || right[l] == goal_lane) route = std::min(route, goal_s - sp + kLaneChangeCost);
-      }
+      const float route = route_of(p);
       row[7] = clipf(route * 1e-3f);
       row[8] = std::isinf(route) ? 1.0f : clipf((route - own) * 5e-3f);
     }
@@ -189,7 +255,20 @@ void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
     const float* __restrict pz = ms.bnd_z.data();
     const float inv_xy = static_cast<float>(1.0 / kBoundaryScale);
     float* __restrict row = o;
-    for (int k = b; k < e; ++k, row += kBoundaryCols) {
+    int k = b;
+#if defined(__SSE2__)
+    if (!dropout) {
+      const Frame4 f{_mm_set1_pd(ox), _mm_set1_pd(oy), _mm_set1_ps(fc), _mm_set1_ps(fs), _mm_set1_ps(fz),
+                     _mm_set1_ps(inv_xy)};
+      for (; k + 4 <= e; k += 4, row += 4 * kBoundaryCols) {
+        const int p[4] = {set[k], set[k + 1], set[k + 2], set[k + 3]};
+        __m128 xyz[4];
+        point_xyz4(f, px, py, pz, p, xyz);
+        for (int j = 0; j < 4; ++j) _mm_storeu_ps(row + j * kBoundaryCols, xyz[j]);
+      }
+    }
+#endif
+    for (; k < e; ++k, row += kBoundaryCols) {
       if (dropout && dropped(drop, bnd_drop)) {
         std::memset(row, 0, sizeof(float) * kBoundaryCols);
         continue;

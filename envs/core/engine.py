@@ -153,6 +153,7 @@ class BatchEngine:
             setattr(self, name, array)
         self.batch = module.Batch(config, n, num_threads, autoreset, self.buffers)
         self._slicer = FieldSlicer(obs_fields) if obs_fields is not None else None
+        self._obs_views = None  # batch_obs_views(), built on first use
         self.obs_fields = obs_fields
         self.agent_observation_space = self._agent_observation_space(obs_bounds)
         self.agent_action_space = self._agent_action_space()
@@ -285,6 +286,34 @@ class BatchEngine:
         if self._slicer is not None:
             return self._slicer.split(rows, lead)
         return rows.copy()
+
+    def batch_obs_views(self):
+        """Every world's observation as read-only views of the ``obs`` buffer (no copy):
+        they change in place at the next step or reset. Fields that are not float32 in
+        the public form (integer scalars) are still copies."""
+        views = self._obs_views
+        if views is None:
+            lead = (self.num_envs,) if self.num_agents == 1 else (self.num_envs, self.num_agents)
+            rows = self.obs[:, 0] if self.num_agents == 1 else self.obs
+            if self._slicer is None:
+                views = rows.view()
+                views.flags.writeable = False
+            else:
+                views = {}
+                for name, begin, end, shape, dt in self._slicer.items:
+                    if dt is not rows.dtype.type or (dt is np.int32 and not shape):
+                        continue  # converted every step, below
+                    view = rows[..., begin:end].reshape(lead + shape)
+                    view.flags.writeable = False
+                    views[name] = view
+            self._obs_views = views
+        if self._slicer is None:
+            return views
+        if len(views) == len(self._slicer.items):
+            return dict(views)
+        out = self.batch_obs(self.obs)
+        out.update(views)
+        return out
 
     def info_of(self, i: int, final: bool = False) -> dict:
         """``info`` of world i: its info fields and reward components (per agent as arrays

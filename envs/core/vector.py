@@ -26,12 +26,22 @@ class BatchVectorEnv(VectorEnv):
     ``info["_episode"]``). ``info`` also holds the reward components and the domain's
     info fields as arrays over worlds. World i is seeded from ``(seed, i)``, so world 0
     reproduces the single env with the same seed, whatever the thread count.
+
+    Observations are copies by default (``copy=True``, Gymnasium's default). With
+    ``copy=False`` (where a domain's vector env takes it) ``reset`` and ``step`` return
+    read-only views of the engine's observation buffer instead, as Gymnasium's vector
+    envs do with ``copy=False``: no copy per step, but the arrays hold the values of
+    their step only until the next ``step()`` or ``reset()``, which overwrites them in
+    place; copy what you keep longer. ``info["final_obs"]`` is always a copy.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["rgb_array"]}
 
-    def _attach(self, engine: BatchEngine, render_mode=None, render_width: int = 480) -> None:
+    def _attach(self, engine: BatchEngine, render_mode=None, render_width: int = 480, copy: bool = True) -> None:
+        if not isinstance(copy, (bool, np.bool_)):
+            raise TypeError(f"copy must be True or False, got {copy!r}")
         self._engine = engine
+        self.copy = bool(copy)
         self.num_envs = engine.num_envs
         self.num_threads = engine.batch.num_threads
         self.num_agents = engine.num_agents
@@ -60,7 +70,7 @@ class BatchVectorEnv(VectorEnv):
         info = self._engine.batch_info()
         if self.num_agents > 1:
             info["live"] = self._engine.live.copy()
-        return self._engine.batch_obs(self._engine.obs), info
+        return self._observations(), info
 
     def step(self, actions):
         if not self._ever_reset:
@@ -82,7 +92,11 @@ class BatchVectorEnv(VectorEnv):
             info["final_obs"], info["_final_obs"] = final_obs, done
             info["final_info"], info["_final_info"] = eng.final_batch_info(done), done
             info["episode"], info["_episode"] = eng.episode_info(done), done
-        return eng.batch_obs(eng.obs), rewards, terminated, truncated, info
+        return self._observations(), rewards, terminated, truncated, info
+
+    def _observations(self):
+        eng = self._engine
+        return eng.batch_obs(eng.obs) if self.copy else eng.batch_obs_views()
 
     def render(self):
         if self.render_mode != "rgb_array":

@@ -3,7 +3,8 @@
 Through the public vector API (``town_self_play``, uniformly random discrete actions,
 the flat observation), 64 worlds x (10, 50, 150) agent slots on 1 and 2 threads, and
 the ``sets`` and ``pixels`` observations at 150 slots; and the engine alone (``batch.step()`` on the
-same buffers, no Python per step). Reports
+same buffers, no Python per step), and the vector env with ``copy=False`` (observations as
+views of the engine's buffer, path ``vector_env_views``). Reports
 slot-steps/s (every agent slot of every world, live or not) and live agent-steps/s,
 both per core. Targets (per core): 500,000 slot-steps/s at 64 x 150 with half the
 slots live on average, and 250,000 live agent-steps/s. Printed, never asserted.
@@ -20,12 +21,12 @@ TARGET_LIVE_STEPS = 250_000
 
 
 def measure(slots: int, envs: int, threads: int, seconds: float, engine_only: bool,
-            observation: str = "flat") -> dict:
+            observation: str = "flat", copy: bool = True) -> dict:
     import trackfield
 
     # Half the slots live on average: agents drawn U{1, slots}.
     env = trackfield.vector.make("town_self_play", num_envs=envs, num_threads=threads, slots=slots, max_steps=300,
-                                 observation=observation)
+                                 observation=observation, copy=copy)
     env.reset(seed=0)
     eng = env._engine
     rng = np.random.default_rng(0)
@@ -56,11 +57,11 @@ def main(seconds: float, envs: int, threads_list, commit: str) -> None:
     runs = [(slots, "flat") for slots in (10, 50, 150)] + [(150, "sets"), (150, "pixels")]
     for slots, observation in runs:
         for threads in threads_list:
-            for engine_only in (False, True):
+            for path in ("vector_env", "vector_env_views", "engine"):
                 record = {"domain": "driving", "scenario": "town_self_play", "representation": observation,
-                          "envs": envs, "agents": slots, "threads": threads,
-                          "path": "engine" if engine_only else "vector_env", "commit": commit}
-                record.update(measure(slots, envs, threads, seconds, engine_only, observation))
+                          "envs": envs, "agents": slots, "threads": threads, "path": path, "commit": commit}
+                record.update(measure(slots, envs, threads, seconds, path == "engine", observation,
+                                      copy=path != "vector_env_views"))
                 if slots == 150:
                     record["targets_per_core"] = {"slot_steps": TARGET_SLOT_STEPS, "live_agent_steps": TARGET_LIVE_STEPS}
                 print(json.dumps(record), flush=True)
