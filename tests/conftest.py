@@ -46,19 +46,31 @@ def write_scenario(tmp_path, body: str, name: str = "scenario") -> str:
     return str(path)
 
 
+# Observation units per scenario-file unit at reset: GRF's engine places a file's ball and
+# players at different scales (ball x 54.4 / y 83.6 m, players x 55 / y 2.36 x 36 m, on its
+# 55 x 36 m half pitch); trackfield keeps those shares of its pitch.
+BALL_START = (54.4 / 55.0, 83.6 / 36.0 * 0.42)
+PLAYER_START = (1.0, 2.36 * 0.42)
+
+
 def scenario_body(ball, left, right, **config) -> str:
     """The body of build_scenario for a line-up.
 
     ``ball`` is (x, y); ``left`` / ``right`` are lists of ``(x, y, role)`` or
     ``(x, y, role, lazy)`` in each team's own frame, role a name such as "GK" or "CF";
-    ``config`` sets ``builder.config()`` fields.
+    all positions are where the reset observation shows them (the file's coordinates are
+    divided by BALL_START / PLAYER_START, within the file's bounds); ``config`` sets ``builder.config()`` fields.
     """
     lines = [f"builder.config().{key} = {value!r}" for key, value in config.items()]
-    lines.append(f"builder.SetBallPosition({ball[0]!r}, {ball[1]!r})")
+    bx, by = ball[0] / BALL_START[0], ball[1] / BALL_START[1]
+    lines.append(f"builder.SetBallPosition({bx!r}, {by!r})")
     for team, players in (("e_Left", left), ("e_Right", right)):
         lines.append(f"builder.SetTeam(Team.{team})")
         for x, y, role, *rest in players:
             extra = "".join(f", {value!r}" for value in rest)
+            # a player on the touchline is as near it as the file allows (GRF's engine never
+            # puts one past y = 0.42 x 2.36 x 36 m, 0.3 m inside)
+            x, y = x / PLAYER_START[0], max(-0.42, min(0.42, y / PLAYER_START[1]))
             lines.append(f"builder.AddPlayer({x!r}, {y!r}, e_PlayerRole_{role}{extra})")
     return "\n".join(lines)
 

@@ -405,11 +405,13 @@ def test_grf_style_scenario_with_empty_team_gets_lazy_keeper(tmp_path):
     obs, _ = env.reset(seed=0)
     assert obs["right_team"].shape == (1, 2)
     assert obs["right_team_roles"].tolist() == [0]
-    # GRF: the lone keeper stands at (-1, 0.42) in its own frame, i.e. (1, -0.42) for us
-    assert np.allclose(obs["right_team"][0], [1.0, -0.42], atol=1e-6)
+    # GRF: the lone keeper is added at (-1, 0.42) in its own frame, i.e. (1, -0.42) for us,
+    # y scaled as GRF's engine places players (2.36 x 36 m, 0.3 m inside the touchline)
+    spot = [1.0, -0.42 * 2.36 * 0.42]
+    assert np.allclose(obs["right_team"][0], spot, atol=1e-6)
     for _ in range(15):
         obs, *_ = env.step(0)
-        assert np.allclose(obs["right_team"][0], [1.0, -0.42], atol=1e-6)
+        assert np.allclose(obs["right_team"][0], spot, atol=1e-6)
 
 
 def test_same_scenario_file_can_be_loaded_twice(tmp_path):

@@ -58,6 +58,7 @@ constexpr float kBallGrassDrag = 0.04f;   // loss to the grass, proportional to 
 constexpr float kBallRollDecel = 1.6f;    // rolling resistance on the grass, m/s^2
 constexpr float kBallBounce = 0.62f;      // vertical restitution (GRF's bounce)
 constexpr float kBallBounceLoss = 0.06f;  // m/s taken off each bounce's upward speed (GRF)
+constexpr float kPitchMargin = 2.5f;      // players may run a little past the lines
 constexpr float kDribbleOffset = 0.6f;    // ball ahead of the carrier's feet, m
 constexpr float kControlRadius = 0.9f;    // a field player reaches the ball within this
 constexpr float kReceiverRadius = 1.3f;   // ... and the intended receiver of a pass within this

@@ -9,7 +9,6 @@ namespace trackfield::football {
 
 namespace {
 
-constexpr float kPitchMargin = 2.5f;  // players may run a little past the lines
 
 // How far a keeper has got with reacting to a shot: 0 before kKeeperReactionDelay
 // seconds of flight, 1 after kKeeperReactionSpan more (GRF, measured with its keeper at

@@ -8,11 +8,23 @@ namespace trackfield::football {
 namespace {
 
 // Scenario coordinates are GRF units in the team's own frame; the right team is mirrored.
-Vec2 scenario_to_world(float x, float y, int team) {
-  Vec2 v{x * kHalfLength, y / kYToObs};
+// GRF turns them into metres on its 110 x 72 m pitch differently for the ball and the
+// players (gfootball_engine: the ball by the observation scale 54.4 / 83.6 in game_env.cpp,
+// a player's formation start by pitchHalfW 55 and FORMATION_Y_SCALE 2.36 x pitchHalfH 36 in
+// gamedefines.hpp). We keep where that puts them as a share of the half pitch, so distances
+// to the lines stay GRF's: academy_corner's ball lies 1.1 m inside the goal line and its
+// taker stands on that line 1.8 m from it, where he must walk onto the ball before it is his.
+constexpr float kBallStartX = 54.4f / 55.0f;
+constexpr float kBallStartY = 83.6f / 36.0f;  // share of the half width per GRF y unit
+constexpr float kPlayerStartY = 2.36f;  // share of the half width per GRF y unit
+
+Vec2 scenario_to_world(float x, float y, int team, bool player) {
+  Vec2 v = player ? Vec2{x * kHalfLength, y * kPlayerStartY * kHalfWidth}
+                  : Vec2{x * kBallStartX * kHalfLength, y * kBallStartY * kHalfWidth};
   if (team == 1) v = v * -1.0f;
-  v.x = clampf(v.x, -kHalfLength, kHalfLength);
-  v.y = clampf(v.y, -kHalfWidth, kHalfWidth);
+  float margin = player ? kPitchMargin : 0.0f;
+  v.x = clampf(v.x, -kHalfLength - margin, kHalfLength + margin);
+  v.y = clampf(v.y, -kHalfWidth - margin, kHalfWidth + margin);
   return v;
 }
 
@@ -37,7 +49,7 @@ void reset_world(World& w, const EnvConfig& cfg, uint64_t seed, int episode) {
       w.p.controlled_by[p] = -1;
       if (slot >= sc.num_players[team]) continue;
       const PlayerSetup& s = sc.players[team][slot];
-      Vec2 pos = scenario_to_world(s.x, s.y, team);
+      Vec2 pos = scenario_to_world(s.x, s.y, team, true);
       w.p.x[p] = w.p.home_x[p] = pos.x;
       w.p.y[p] = w.p.home_y[p] = pos.y;
       w.p.face_x[p] = team == 0 ? 1.0f : -1.0f;  // turned towards the ball below
@@ -47,7 +59,7 @@ void reset_world(World& w, const EnvConfig& cfg, uint64_t seed, int episode) {
       w.p.present[p] = true;
     }
   }
-  Vec2 ball = scenario_to_world(sc.ball_x, sc.ball_y, 0);
+  Vec2 ball = scenario_to_world(sc.ball_x, sc.ball_y, 0, false);
   // Everyone starts facing the ball. GRF's empty-goal files put the opposing keeper
   // inside the goal it attacks: facing its attack direction, its first touch would
   // carry the ball straight over that goal line.

@@ -110,10 +110,16 @@ def test_raw_observation_fields(name):
     assert obs["left_team"].shape == (n_left, 2) and obs["right_team"].shape == (n_right, 2)
     assert obs["left_team_roles"].tolist() == [p[2] for p in scenario.players(0)]
     assert obs["right_team_roles"].tolist() == [p[2] for p in scenario.players(1)]
-    # starting positions: the scenario's, the right team mirrored into the left team's frame
-    assert np.allclose(obs["left_team"], [p[:2] for p in scenario.players(0)], atol=1e-6)
-    assert np.allclose(obs["right_team"], [(-p[0], -p[1]) for p in scenario.players(1)], atol=1e-6)
-    assert np.allclose(obs["ball"][:2], [scenario.ball_x, scenario.ball_y], atol=1e-6)
+    # starting positions: where GRF's engine puts the scenario's coordinates, as a share of
+    # the pitch (players x by pitchHalfW, y by 2.36 x pitchHalfH; the ball by 54.4 / 83.6 m
+    # on GRF's 55 x 36 m half pitch), the right team mirrored into the left team's frame
+    player_scale = np.array([1.0, 2.36 * 0.42])
+    ball_scale = np.array([54.4 / 55.0, 83.6 / 36.0 * 0.42])
+    left = np.array([p[:2] for p in scenario.players(0)]) * player_scale
+    right = -np.array([p[:2] for p in scenario.players(1)]) * player_scale
+    assert np.allclose(obs["left_team"], left, atol=1e-6)
+    assert np.allclose(obs["right_team"], right, atol=1e-6)
+    assert np.allclose(obs["ball"][:2], np.array([scenario.ball_x, scenario.ball_y]) * ball_scale, atol=1e-6)
     assert obs["left_team_active"].all() and obs["right_team_active"].all()
     assert obs["left_team_active"].dtype == np.bool_
     assert not obs["left_team_tired_factor"].any() and not obs["left_team_yellow_card"].any()

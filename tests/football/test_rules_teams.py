@@ -103,7 +103,8 @@ def test_episode_number_parity_alternates_line_ups(tmp_path):
         builder.SetTeam(Team.e_Right)
         builder.AddPlayer(-1.0, 0.0, e_PlayerRole_GK)
     """)
-    even, odd = [0.5, 0.1], [-0.5, -0.1]
+    even = [0.5 * 54.4 / 55.0, 0.1 * 83.6 / 36.0 * 0.42]  # GRF's ball start scale (reset.cpp)
+    odd = [-even[0], -even[1]]
     env = trackfield.make(path, representation="raw")
     balls = [env.reset(seed=s)[0]["ball"][:2] for s in (0, None, None, 7, None)]
     # a seeded reset starts again from episode 0, as a new env would
