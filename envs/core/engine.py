@@ -291,10 +291,10 @@ class BatchEngine:
         """Every world's observation as read-only views of the ``obs`` buffer (no copy):
         they change in place at the next step or reset. Fields that are not float32 in
         the public form (integer scalars) are still copies."""
+        lead = (self.num_envs,) if self.num_agents == 1 else (self.num_envs, self.num_agents)
+        rows = self.obs[:, 0] if self.num_agents == 1 else self.obs
         views = self._obs_views
         if views is None:
-            lead = (self.num_envs,) if self.num_agents == 1 else (self.num_envs, self.num_agents)
-            rows = self.obs[:, 0] if self.num_agents == 1 else self.obs
             if self._slicer is None:
                 views = rows.view()
                 views.flags.writeable = False
@@ -309,11 +309,8 @@ class BatchEngine:
             self._obs_views = views
         if self._slicer is None:
             return views
-        if len(views) == len(self._slicer.items):
-            return dict(views)
-        out = self.batch_obs(self.obs)
-        out.update(views)
-        return out
+        return {item[0]: views[item[0]] if item[0] in views else self._slicer.field(rows, item, lead)
+                for item in self._slicer.items}
 
     def info_of(self, i: int, final: bool = False) -> dict:
         """``info`` of world i: its info fields and reward components (per agent as arrays

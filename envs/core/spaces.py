@@ -41,14 +41,16 @@ class FieldSlicer:
         self.size = offset
 
     def split(self, rows: np.ndarray, leading=()):
-        out = {}
-        for name, begin, end, shape, dt in self.items:
-            if dt is np.int32 and not shape:  # an integer scalar: matches its Discrete space
-                value = rows[..., begin].astype(np.int64)
-                out[name] = value.reshape(leading) if leading else np.int64(value)
-            else:
-                out[name] = rows[..., begin:end].reshape(tuple(leading) + shape).astype(dt)
-        return out
+        return {item[0]: self.field(rows, item, leading) for item in self.items}
+
+    @staticmethod
+    def field(rows: np.ndarray, item, leading=()):
+        """One of ``items`` cut from ``rows`` as its public dtype (a copy)."""
+        _, begin, end, shape, dt = item
+        if dt is np.int32 and not shape:  # an integer scalar: matches its Discrete space
+            value = rows[..., begin].astype(np.int64)
+            return value.reshape(leading) if leading else np.int64(value)
+        return rows[..., begin:end].reshape(tuple(leading) + shape).astype(dt)
 
 
 _LARGE_BOX = 1 << 20  # elements beyond which a uniform Box is built from views
