@@ -10,7 +10,9 @@ Speed is never asserted by tests; this is where it is reported.
 
 For football it then prints the fidelity table (``trackfield.football.fidelity``): the mean
 random-policy episode length and ending shares of every academy scenario, measured live,
-beside real GRF's stored figures (``--fidelity-episodes 0`` skips it).
+beside real GRF's stored figures (``--fidelity-episodes 0`` skips it), then the built-in AI's
+strength ladder in 11 vs 11 and a random player against each level, beside GRF's figures
+(``trackfield.football.strength``; ``--strength-games 0`` skips it).
 
 ``python -m trackfield.bench driving`` prints slot-steps/s and live agent-steps/s per core of
 ``town_self_play`` (see ``trackfield.driving.bench``).
@@ -123,6 +125,8 @@ def main(argv=None) -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     parser.add_argument("--fidelity-episodes", type=int, default=100,
                         help="random-policy episodes per academy scenario for the GRF comparison (0: skip)")
+    parser.add_argument("--strength-games", type=int, default=40,
+                        help="football: 11 vs 11 games per AI pairing for the strength tables (0: skip)")
     parser.add_argument("--tracks-dir", default=None,
                         help="racing: also lap every CSV track of this folder (default $TRACKFIELD_TRACK_PATH "
                              "or ../shared/tracks)")
@@ -179,6 +183,8 @@ def main(argv=None) -> None:
           "engine: the C++ batch.step alone (no Python per step), showing how the engine scales.")
     if args.domain == "football" and args.fidelity_episodes > 0:
         print_fidelity(args.fidelity_episodes)
+    if args.domain == "football" and args.strength_games > 0:
+        print_strength(args.strength_games)
 
 
 def bench_rllib(scenario: str, envs_per_runner: int, cores, seconds: float) -> None:
@@ -243,6 +249,20 @@ def print_fidelity(episodes: int) -> None:
     passed = sum(fidelity.within_tolerance(ours, grf) for ours, grf in rows)
     print(f"{passed} of {len(rows)} within the tolerance (length 0.67x-1.5x of GRF's, every ending share "
           "within 15 points)")
+
+
+def print_strength(games: int) -> None:
+    from trackfield.football import strength
+
+    grf = strength.grf_figures()
+    print(f"\nThe built-in AI's strength in 11 vs 11 (trackfield.football.strength), {games} games per pairing, "
+          "half of them each way round:")
+    print(strength.format_table(strength.ladder(games)))
+    print(f"\nThe AI at 1.0 against each level, as GRF's 11_vs_11_easy_stochastic / _stochastic / "
+          f"_hard_stochastic with no controlled player, {games} games each; real GRF 2.10.2 beside:")
+    print(strength.format_table(strength.against_grf_files(games), grf["ai_vs_ai"]))
+    print(f"\nA uniformly random left player against each level, {games} games each; real GRF beside:")
+    print(strength.format_table(strength.random_player(games), grf["random"]))
 
 
 if __name__ == "__main__":

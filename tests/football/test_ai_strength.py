@@ -1,0 +1,48 @@
+"""The built-in AI's difficulty ladder in 11 vs 11 (issue: hard beats medium beats easy, each
+by at least two standard errors of goal difference over 20+ games; a random player loses to
+the easy AI). Full games in one vector batch: 100 games take about 3 s."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from trackfield.football import strength
+
+
+@pytest.mark.parametrize("seed", [0, 1000])
+def test_each_level_beats_the_one_below_by_two_standard_errors(seed):
+    for result in strength.ladder(games=100, seed=seed):
+        assert result.beats_by_standard_errors() >= 2.0, strength.format_table([result])
+
+
+def test_a_random_player_loses_to_the_easy_ai_conceding_about_as_many_as_in_grf():
+    results = {r.second: r for r in strength.random_player(games=40, seed=0)}
+    table = strength.format_table(results.values(), strength.grf_figures()["random"])
+    assert results["easy"].beats_by_standard_errors() <= -2.0, table
+    # Real GRF's random player concedes 2.0 a game to its easy AI (10 games, SE 0.4; stored).
+    grf_easy = strength.grf_figures()["random"]["easy"]
+    assert 0.5 <= results["easy"].goals_second / grf_easy.goals_second <= 2.0, table
+
+
+def test_final_scores_are_repeatable_per_seed():
+    scores = strength.play_games(0.6, 0.05, games=4, seed=3)
+    again = strength.play_games(0.6, 0.05, games=4, seed=3)
+    assert scores.shape == (4, 2) and np.array_equal(scores, again)
+    assert (scores >= 0).all() and scores.sum() > 0  # medium scores against easy over four games
+
+
+def test_grf_figures_are_stored_for_every_level():
+    grf = strength.grf_figures()
+    for kind in ("ai_vs_ai", "random"):
+        assert sorted(grf[kind]) == sorted(strength.LEVELS)
+        assert all(r.games >= 4 for r in grf[kind].values())
+
+
+def test_bench_prints_the_three_tables_with_grf_beside(capsys):
+    from trackfield import bench
+
+    bench.print_strength(games=4)
+    out = capsys.readouterr().out
+    assert "| hard v medium | 4 |" in out and "| medium v easy | 4 |" in out
+    assert "| AI 1 v easy | 4 |" in out and "| random v hard | 4 |" in out
+    assert "10, 2.30 - 0.10, +2.20 +- 0.42" in out  # GRF's stored AI 1.0 v easy
