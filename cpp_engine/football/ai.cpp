@@ -416,7 +416,7 @@ void decide_keeper(World& w, int p, const TeamView& tv, bool rush_ordered) {
 // never shows as owned, so the other team has not lost possession. The strike is the
 // AI's usual choice on the ball: a shot in range, else a long ball upfield.
 bool play_first_time(World& w, const ScenarioConfig& sc, int p) {
-  if (w.p.controlled_by[p] >= 0 || w.m.game_mode != kModeNormal || w.ball.owner != p) return false;
+  if (!ai_drives(w, p) || w.m.game_mode != kModeNormal || w.ball.owner != p) return false;
   TeamView tv = team_view(sc, team_of(p));
   Vec2 pos = player_pos(w, p);
   bool keeper = w.p.role[p] == kRoleGK;

@@ -78,7 +78,8 @@ bool try_pass(World& w, int player, int kind, Vec2 aim, float error_scale, float
     // Lead AI receivers by their run; an agent's receiver becomes the agent's to move
     // (it stops unless told otherwise), so aim at its feet.
     bool agent_team = false;
-    for (int a = 0; a < w.num_agents; ++a) agent_team |= w.agents[a].team == team_of(player);
+    for (int a = 0; a < w.num_agents; ++a)
+      agent_team |= w.agents[a].team == team_of(player) && !w.agents[a].builtin_ai;
     float guess_speed = kind == kShortPass ? 12.0f : 20.0f;
     target = agent_team ? player_pos(w, receiver) : lead_target(w, receiver, from, guess_speed);
     // GRF plays a long pass as a through ball: 20% of its length beyond the receiver.

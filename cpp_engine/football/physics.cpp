@@ -23,7 +23,7 @@ float control_chance(const World& w, const ScenarioConfig& sc, int p, float ball
   bool from_mate = w.ball.last_touch >= 0 && team_of(w.ball.last_touch) == team_of(p);
   if (keeper && !from_mate) {
     // An AI keeper's hands are as good as its team's difficulty; an agent's at their best.
-    float skill = w.p.controlled_by[p] >= 0 ? 1.0f : 0.8f + 0.2f * team_difficulty(sc, team_of(p));
+    float skill = !ai_drives(w, p) ? 1.0f : 0.8f + 0.2f * team_difficulty(sc, team_of(p));
     if (w.ball.shot_in_flight) return 0.97f * keeper_reaction(w) * skill;
     return clampf((1.3f - ball_speed / 40.0f) * skill, 0.25f, 0.97f);
   }
@@ -173,7 +173,7 @@ void step_player_motion(World& w) {
     w.p.x[p] = clampf(w.p.x[p] + w.p.vx[p] * kDt, -kHalfLength - kPitchMargin, kHalfLength + kPitchMargin);
     w.p.y[p] = clampf(w.p.y[p] + w.p.vy[p] * kDt, -kHalfWidth - kPitchMargin, kHalfWidth + kPitchMargin);
     float speed_sq = w.p.vx[p] * w.p.vx[p] + w.p.vy[p] * w.p.vy[p];
-    if (speed_sq > 0.25f && w.p.slide_steps[p] == 0 && w.p.controlled_by[p] < 0) {
+    if (speed_sq > 0.25f && w.p.slide_steps[p] == 0 && ai_drives(w, p)) {
       float inv = 1.0f / std::sqrt(speed_sq);
       w.p.face_x[p] = w.p.vx[p] * inv;
       w.p.face_y[p] = w.p.vy[p] * inv;

@@ -177,7 +177,7 @@ void resolve_tackles(World& w, const ScenarioConfig& sc) {
     if (!w.p.present[q] || w.p.lazy[q] || w.p.kick_cooldown[q] > 0) continue;
     if (distance(player_pos(w, q), ball_pos(w)) > kTackleRadius) continue;
     if (ball_duel_likeliness(w, q) < kTackleMinDuel) continue;  // the carrier's body is in the way
-    float skill = w.p.controlled_by[q] >= 0 ? 1.0f : 0.5f + 0.5f * team_difficulty(sc, opp);
+    float skill = !ai_drives(w, q) ? 1.0f : 0.5f + 0.5f * team_difficulty(sc, opp);
     float chance = kTackleChance * skill * (shielding ? 0.6f : 1.0f) * (1.0f - 0.3f * w.p.tired[q]);
     if (roll_chance(w, kTackleFoulChance)) {
       award_foul(w, q, player_pos(w, owner));

@@ -97,6 +97,13 @@ inline Vec2 player_vel(const World& w, int p) { return {w.p.vx[p], w.p.vy[p]}; }
 inline Vec2 ball_pos(const World& w) { return {w.ball.x, w.ball.y}; }
 inline int ball_owner_team(const World& w) { return w.ball.owner < 0 ? -1 : team_of(w.ball.owner); }
 // x of the goal a team attacks.
+// The built-in AI moves this player this step: no agent controls him, or his agent chose
+// builtin_ai (v2), which hands him to the AI as if no agent were there.
+inline bool ai_drives(const World& w, int p) {
+  const int a = w.p.controlled_by[p];
+  return a < 0 || w.agents[a].builtin_ai;
+}
+
 inline float attack_goal_x(int team) { return team == 0 ? kHalfLength : -kHalfLength; }
 
 }  // namespace trackfield::football

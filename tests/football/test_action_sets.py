@@ -116,6 +116,32 @@ def test_builtin_ai_plays_the_agents_player():
     assert goals["builtin_ai"] >= 3 and goals["idle"] == 0
 
 
+
+@pytest.mark.parametrize("controlled", [1, 11])
+def test_agents_that_always_choose_builtin_ai_play_exactly_as_the_ai_alone(controlled):
+    # builtin_ai hands the agent's player to the AI as if no agent were there: the games
+    # (every step's ball owner, every final score) equal AI against AI. (Before, the AI's
+    # keeper hands, tackles, first-time strikes, facing and lead passes still treated the
+    # player as an agent's: the team scored 0.9 a game against easy instead of 2.25.)
+    def play(**config):
+        env = trackfield.vector.make("11_vs_11_easy_stochastic", num_envs=4, **config)
+        env.reset(seed=7)
+        owners, scores = [], None
+        actions = np.full(env.action_space.shape, 19, dtype=np.int64)
+        for _ in range(3001):
+            _, _, terminated, truncated, info = env.step(actions)
+            owners.append(np.asarray(info["ball_owned_team"]).copy())
+            if (terminated | truncated).all():
+                scores = np.asarray(info["final_info"]["score"])
+        env.close()
+        return np.array(owners), scores
+
+    ai_owners, ai_scores = play(number_of_left_players_agent_controls=0, number_of_right_players_agent_controls=0)
+    agent_owners, agent_scores = play(action_set="v2", number_of_left_players_agent_controls=controlled)
+    assert ai_scores is not None and ai_scores.sum() > 0
+    np.testing.assert_array_equal(agent_scores, ai_scores)
+    np.testing.assert_array_equal(agent_owners, ai_owners)
+
 def defending_scenario(scenario_file):
     """The right team's AI attacks from midfield; the left agent defends."""
     return scenario_file((0.0, 0.0), [(-1.0, 0.0, "GK"), (-0.5, 0.3, "CB"), (-0.6, -0.3, "CB")],
