@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Two scripted probes of GRF's game mechanics, run the same way on real GRF or trackfield.
+
+    $GRF_VENV/bin/python tools/football_probes.py grf passes
+    PYTHONPATH=pkg python tools/football_probes.py trackfield passes
+    $GRF_VENV/bin/python tools/football_probes.py grf loose_ball
+
+Each probe writes small GRF-format scenario files. GRF only loads scenarios by module name
+from its own package, so they go into ``gfootball/scenarios/`` of the interpreter that runs
+this (for trackfield too, when GRF is importable; else into a temporary folder, loaded by
+path). The files are named ``tfprobe_*`` and can be deleted afterwards.
+
+passes: a left player 15-60 m from his only outfield team-mate (behind him, ``back``, or
+  ahead, ``ahead``) runs at him for four steps and presses one kick (short, long or high
+  pass), then keeps running; printed per case, over four engine seeds: the ball's top
+  speed (m/s, from ``ball_direction``) and top height (m).
+loose_ball: a loose ball 22 m from the selected player, nobody else near it; the agent
+  holds "top" (action 3) the whole time; printed every 10 steps: ball, owner, player
+  positions (obs units). In GRF the selected player runs onto the ball whatever is held.
+"""
+import os
+import sys
+import tempfile
+
+import numpy as np
+
+HEADER = """from . import *
+def build_scenario(builder):
+  builder.config().game_duration = {duration}
+  builder.config().deterministic = False
+  builder.config().offsides = False
+  builder.config().end_episode_on_score = True
+  builder.config().end_episode_on_out_of_play = True
+  builder.config().end_episode_on_possession_change = {end_on_possession}
+  builder.SetBallPosition({ball_x}, {ball_y})
+  builder.SetTeam(Team.e_Left)
+  builder.AddPlayer(-1.0, 0.3, e_PlayerRole_GK)
+  builder.AddPlayer({carrier_x}, 0.0, e_PlayerRole_CB)
+{mate}  builder.SetTeam(Team.e_Right)
+  builder.AddPlayer(-1.0, 0.0, e_PlayerRole_GK)
+"""
+KICKS = {"short": 11, "long": 9, "high": 10}
+METRES_PER_UNIT = 54.4  # GRF's engine: ball x metres per observation unit
+
+
+def scenario_folder():
+    try:
+        import gfootball.scenarios as scenarios
+        return os.path.dirname(scenarios.__file__), True
+    except ImportError:
+        return tempfile.mkdtemp(), False
+
+
+def write_scenario(folder, name, **fields):
+    fields.setdefault("mate", "")
+    with open(os.path.join(folder, name + ".py"), "w") as f:
+        f.write(HEADER.format(**fields))
+
+
+def make_env(engine, folder, in_package, name):
+    if engine == "grf":
+        import gfootball.env as fe
+        env = fe.create_environment(env_name=name, representation="raw", render=False,
+                                    number_of_left_players_agent_controls=1)
+
+        def reset(seed):
+            env.unwrapped._config._values["game_engine_random_seed"] = seed
+            return env.reset()[0]
+
+        def step(action):
+            obs, _, done, _ = env.step(action)
+            return obs[0], done
+        return reset, step
+    import trackfield
+    env = trackfield.make(os.path.join(folder, name + ".py"), representation="raw")
+
+    def reset(seed):
+        return env.reset(seed=seed)[0]
+
+    def step(action):
+        obs, _, terminated, truncated, _ = env.step(action)
+        return obs, terminated or truncated
+    return reset, step
+
+
+def probe_passes(engine):
+    folder, in_package = scenario_folder()
+    for way, carrier_x, sign, run in (("back", 0.3, -1.0, 1), ("ahead", -0.5, 1.0, 5)):
+        for metres in (15, 25, 35, 45, 60):
+            name = f"tfprobe_pass_{way}_{metres}"
+            mate_x = carrier_x + sign * metres / METRES_PER_UNIT
+            write_scenario(folder, name, duration=100, end_on_possession="False", ball_x=carrier_x, ball_y=0.0,
+                           carrier_x=carrier_x, mate=f"  builder.AddPlayer({mate_x:.4f}, 0.0, e_PlayerRole_CB)\n")
+            reset, step = make_env(engine, folder, in_package, name)
+            for kick, action in KICKS.items():
+                cells = []
+                for seed in range(4):
+                    reset(seed)
+                    top_speed = top_height = 0.0
+                    for action_now in [run] * 4 + [action] + [run] * 40:
+                        obs, done = step(action_now)
+                        top_speed = max(top_speed, float(np.hypot(*obs["ball_direction"][:2])) * 10 * METRES_PER_UNIT)
+                        top_height = max(top_height, float(obs["ball"][2]))
+                        if done:
+                            break
+                    cells.append(f"{top_speed:4.1f} m/s {top_height:3.1f} m")
+                print(f"{engine} pass {way:5s} {metres:2d} m {kick:5s}: " + " | ".join(cells), flush=True)
+
+
+def probe_loose_ball(engine):
+    folder, in_package = scenario_folder()
+    name = "tfprobe_loose_ball"
+    write_scenario(folder, name, duration=400, end_on_possession="True", ball_x=0.4, ball_y=0.1, carrier_x=0.0)
+    reset, step = make_env(engine, folder, in_package, name)
+    obs = reset(0)
+    for t in range(60):
+        if t % 10 == 0:
+            print(engine, t, "ball", np.round(obs["ball"][:2], 2).tolist(), "owner", int(obs["ball_owned_team"]),
+                  "left", np.round(obs["left_team"], 2).tolist(), "right", np.round(obs["right_team"], 2).tolist())
+        obs, done = step(3)
+        if done:
+            break
+
+
+if __name__ == "__main__":
+    engine, probe = sys.argv[1], sys.argv[2]
+    {"passes": probe_passes, "loose_ball": probe_loose_ball}[probe](engine)
