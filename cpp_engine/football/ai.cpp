@@ -449,6 +449,30 @@ Vec2 intercept_point(const World& w, int p) {
   return at;
 }
 
+// The first moment, in 0.1 s steps along the ball's rolling path, that p could be at
+// the ball running at a sprint: a ball running away from him takes long, one running at
+// him little.
+float seconds_to_ball(const World& w, int p) {
+  const Vec2 from = player_pos(w, p), ball = ball_pos(w);
+  const Vec2 vel{w.ball.vx, w.ball.vy};
+  const float speed = length(vel);
+  for (int i = 0; i <= 50; ++i) {
+    float t = 0.1f * static_cast<float>(i);
+    Vec2 at = speed > 1e-3f ? ball + vel * (rolling_distance(speed, t) / speed) : ball;
+    if (distance(from, at) - kBallReach <= kSprintSpeed * t) return t;
+  }
+  return 5.0f + distance(from, ball) / kSprintSpeed;
+}
+
+float team_seconds_to_ball(const World& w, int team) {
+  float best = 1e30f;
+  for (int s = 0; s < w.team_size[team]; ++s) {
+    int q = first_of(team) + s;
+    if (w.p.present[q]) best = std::fmin(best, seconds_to_ball(w, q));  // lazy ones too, as GRF's
+  }
+  return best;
+}
+
 void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai) {
   const int owner_team = ball_owner_team(w);
   const bool stopped = w.m.game_mode != kModeNormal;
@@ -477,6 +501,20 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai) {
         else if (d < second_d) second = p, second_d = d;
       }
       if (owner_team < 0 && (tv.difficulty < 0.5f || second_d > 12.0f)) second = -1;
+    }
+    // GRF sends only the match's designated possession player (of the team that would
+    // reach a loose ball first) at it; the other team's nearest man takes up a defending
+    // position on the opponent who will get there, as on a carrier.
+    int loose_ball_winner = -1;
+    if (owner_team < 0 && !stopped && chaser >= 0) {
+      float theirs = 1e30f;
+      for (int s = 0; s < w.team_size[1 - team]; ++s) {
+        int q = first_of(1 - team) + s;
+        if (!w.p.present[q] || w.p.lazy[q]) continue;
+        float t = seconds_to_ball(w, q);
+        if (t < theirs) theirs = t, loose_ball_winner = q;
+      }
+      if (team_seconds_to_ball(w, team) <= theirs) loose_ball_winner = -1;
     }
     int reaction = static_cast<int>(std::lround(2.0f * (1.0f - tv.difficulty)));
     const float onside = owner_team == team ? offside_line(w, tv) : 0.0f;
@@ -534,6 +572,13 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai) {
           if (distance(pos, ball) < kInterfereReach && ball_duel_likeliness(w, p) >= 0.2f) {
             move_towards(w, p, ball, false);  // GRF's interfere: the ball is in reach and in view
           } else if (defend_position(w, p, w.ball.owner, tv, &target)) {
+            move_towards(w, p, target, distance(target, pos) * 2.6f > kRunSpeed);
+          } else {
+            w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
+            w.p.sprinting[p] = false;
+          }
+        } else if (loose_ball_winner >= 0) {
+          if (p == chaser && defend_position(w, p, loose_ball_winner, tv, &target)) {
             move_towards(w, p, target, distance(target, pos) * 2.6f > kRunSpeed);
           } else {
             w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;

@@ -92,6 +92,49 @@ bool magnet_to_ball(World& w, int p, const Agent& agent) {
   return true;
 }
 
+// GRF's magnet for the selected player (PlayerController::_MovementCommand): while the
+// ball is loose, he is his team's nearest to it and his team would reach it first, he
+// runs for it whatever is pressed
+// (measured in GRF, tools/football_probes.py loose_ball: a player holding "up", the ball
+// 22 m to his side, owns it 40 steps later, as here); while an opponent would be there
+// first, his run bends towards the ball by how near he is to winning the race and how
+// well the pressed way agrees, and not at all when he heads for his own half.
+bool chase_loose_ball(World& w, int p, const Agent& agent) {
+  if (w.ball.owner >= 0 || w.m.game_mode != kModeNormal) return false;
+  const float mine = seconds_to_ball(w, p);
+  // Only the team's man nearest the ball (GRF's designated team possession player).
+  if (mine > team_seconds_to_ball(w, agent.team)) return false;
+  const float theirs = team_seconds_to_ball(w, 1 - agent.team);
+  Vec2 to = intercept_point(w, p) - player_pos(w, p);
+  float d = length(to);
+  if (d < 1e-3f) return false;
+  Vec2 auto_dir = to * (1.0f / d);
+  Vec2 manual = agent.direction ? action_direction(agent) : Vec2{};
+  float bias = 1.0f;
+  if (mine > theirs) {
+    float amount = (theirs + 0.2f) / (mine + 0.2f);
+    float race = std::sqrt(clampf((std::fmax(amount, 0.5f) - 0.5f) * 2.0f, 0.0f, 1.0f));
+    float same_way = agent.direction ? 1.0f - std::acos(clampf(dot(manual, auto_dir), -1.0f, 1.0f)) / 3.14159265f : 0.0f;
+    const float own_half_x = agent.team == 0 ? -1.0f : 1.0f;
+    float to_own_half = clampf((manual.x * own_half_x + 1.0f) * 0.5f, 0.0f, 1.0f);
+    bias = race * (same_way * 0.5f + 0.5f) * (1.0f - to_own_half);
+    if (bias <= 0.01f) return false;
+  }
+  // GRF blends the two movements, speed included: a player pressing nothing drifts
+  // towards a ball he is losing the race for.
+  const float auto_speed = player_speed(w, p, true, false) * std::fmin(d / 2.0f, 1.0f);
+  const float manual_speed = agent.direction ? player_speed(w, p, agent.sprint, false) : 0.0f;
+  Vec2 v = manual * (manual_speed * (1.0f - bias)) + auto_dir * (auto_speed * bias);
+  w.p.want_vx[p] = v.x;
+  w.p.want_vy[p] = v.y;
+  Vec2 dir = normalized(v, auto_dir);
+  if (w.p.slide_steps[p] == 0) {
+    w.p.face_x[p] = dir.x;
+    w.p.face_y[p] = dir.y;
+  }
+  return true;
+}
+
 // The sticky flags and one-step switches an action sets (GRF: a sticky action holds
 // until its release; builtin_ai hands the player to the AI and clears every flag).
 void update_sticky(Agent& agent, int act) {
@@ -221,6 +264,8 @@ void apply_agent_actions(World& w, const int32_t* actions) {
       run_to_meet_ball(w, p, agent, false);
     } else if (magnet_to_ball(w, p, agent)) {
       // handled: stepping onto a loose ball at the feet
+    } else if (chase_loose_ball(w, p, agent)) {
+      // handled: the selected player goes for a loose ball (GRF's magnet)
     } else if (press_ball(w, p, agent)) {
       // handled: running at the ball (full action set's pressure)
     } else if (agent.direction) {

@@ -177,6 +177,18 @@ void resolve_tackles(World& w, const ScenarioConfig& sc) {
     if (!w.p.present[q] || w.p.lazy[q] || w.p.kick_cooldown[q] > 0) continue;
     if (distance(player_pos(w, q), ball_pos(w)) > kTackleRadius) continue;
     if (ball_duel_likeliness(w, q) < kTackleMinDuel) continue;  // the carrier's body is in the way
+    if (keeper_may_handle(w, q)) {
+      // A keeper in his box picks the ball off a dribbler's feet with his hands (GRF,
+      // tools/football_probes.py keeper_claim: a dribbler running at him is stopped the
+      // step they meet, 20 times in 20), unless the carrier shields it.
+      float hands = !ai_drives(w, q) ? 1.0f : 0.9f + 0.1f * team_difficulty(sc, opp);
+      if (roll_chance(w, kKeeperClaimChance * hands * (shielding ? 0.5f : 1.0f))) {
+        w.p.kick_cooldown[owner] = kKickCooldownSubsteps;
+        give_ball(w, q);
+        return;
+      }
+      continue;
+    }
     float skill = !ai_drives(w, q) ? 1.0f : 0.5f + 0.5f * team_difficulty(sc, opp);
     float chance = kTackleChance * skill * (shielding ? 0.6f : 1.0f) * (1.0f - 0.3f * w.p.tired[q]);
     if (roll_chance(w, kTackleFoulChance)) {

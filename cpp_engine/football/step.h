@@ -22,6 +22,10 @@ void select_active_players(World& w);
 void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai);
 // Where player p can meet the moving ball: its position after the time needed to run there.
 Vec2 intercept_point(const World& w, int p);
+// Seconds player p needs to reach the loose ball at a sprint, along its rolling path.
+float seconds_to_ball(const World& w, int p);
+// The team's quickest time to the loose ball (GRF's Team::GetTimeNeededToGetToBall).
+float team_seconds_to_ball(const World& w, int team);
 // An AI player who has just won the ball may strike it on at once; true if he did.
 bool play_first_time(World& w, const ScenarioConfig& sc, int p);
 

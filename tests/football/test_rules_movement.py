@@ -13,8 +13,10 @@ from conftest import DIRECTIONS, SPRINT_FLAG, DRIBBLE_FLAG, GAME_MODE, FAR_LAZY_
 
 @pytest.fixture
 def lone_runner(scenario_file):
-    """One left player far from the ball and from anyone else; the episode only times out."""
-    path = scenario_file((0.5, 0.3), [(-0.5, 0.0, "CM")], FAR_LAZY_KEEPER,
+    """One left player far from anyone else; the episode only times out. The ball is at the
+    feet of the opponents' lazy keeper in his goal: a loose ball would draw the runner to it
+    whatever he pressed (GRF's magnet)."""
+    path = scenario_file((0.985, 0.3), [(-0.5, 0.0, "CM")], [(-1.0, -0.3, "GK", True)],
                          game_duration=400, deterministic=True, **NO_END_FLAGS)
     env = trackfield.make(path, representation="raw")
     obs, _ = env.reset(seed=0)
@@ -172,16 +174,19 @@ def test_active_defender_does_win_the_ball(scenario_file):
 
 
 def test_players_do_not_pass_through_each_other(scenario_file):
-    # Two players run head-on along the same line (the right one is AI, sent at the ball
-    # behind our runner); their centres never come closer than two body radii (0.8 m).
-    path = scenario_file((-0.3, 0.0), [(0.1, 0.0, "CM")], [(-0.2, 0.0, "CB")],
+    # Two agents' players run head-on along the same line (a right agent's "right" runs
+    # towards the left goal); their centres never come closer than two body radii (0.8 m).
+    # The ball is at the feet of a lazy keeper far away, so neither is drawn to it.
+    path = scenario_file((0.985, 0.0), [(-1.0, 0.0, "GK", True), (0.1, 0.0, "CM")],
+                         [(-1.0, 0.0, "GK", True), (-0.2, 0.0, "CB")],
                          game_duration=60, deterministic=True, **NO_END_FLAGS)
-    env = trackfield.make(path, representation="raw")
+    env = trackfield.make(path, representation="raw", number_of_right_players_agent_controls=1)
     obs, _ = env.reset(seed=0)
     closest = np.inf
     for _ in range(40):
-        obs, *_ = env.step(5)  # run right, into the CB coming the other way
-        gap = (obs["left_team"][0] - obs["right_team"][0]) * [52.5, 34 / 0.42]
+        obs, *_ = env.step([5, 5])  # both run "right" in their own frame: head-on
+        # the left agent's view: its CM against the right team's CB
+        gap = (obs["left_team"][0][1] - obs["right_team"][0][1]) * [52.5, 34 / 0.42]
         closest = min(closest, float(np.linalg.norm(gap)))
     assert 0.75 < closest < 1.5
 
