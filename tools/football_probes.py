@@ -4,6 +4,8 @@
     $GRF_VENV/bin/python tools/football_probes.py grf passes
     PYTHONPATH=pkg python tools/football_probes.py trackfield passes
     $GRF_VENV/bin/python tools/football_probes.py grf loose_ball
+    $GRF_VENV/bin/python tools/football_probes.py grf keeper_claim
+    $GRF_VENV/bin/python tools/football_probes.py grf shots
 
 Each probe writes small GRF-format scenario files. GRF only loads scenarios by module name
 from its own package, so they go into ``gfootball/scenarios/`` of the interpreter that runs
@@ -17,6 +19,12 @@ passes: a left player 15-60 m from his only outfield team-mate (behind him, ``ba
 loose_ball: a loose ball 22 m from the selected player, nobody else near it; the agent
   holds "top" (action 3) the whole time; printed every 10 steps: ball, owner, player
   positions (obs units). In GRF the selected player runs onto the ball whatever is held.
+keeper_claim: an attacker 21 m out with the ball runs straight at the keeper (centrally, and
+  0.15 units wide), no kick pressed; printed over 20 engine seeds: how the episodes ended
+  (keeper: the keeper took the ball) and their mean length in steps.
+shots: an attacker 14 m out, centrally, runs (or stands) for four steps in one direction and
+  shoots, keeping the direction held; printed per direction over 16 engine seeds: goals,
+  balls out, keeper holds.
 """
 import os
 import sys
@@ -107,6 +115,62 @@ def probe_passes(engine):
                 print(f"{engine} pass {way:5s} {metres:2d} m {kick:5s}: " + " | ".join(cells), flush=True)
 
 
+def episode_ending(obs, total_reward):
+    if total_reward > 0.5:
+        return "goal"
+    if int(obs["game_mode"]) != 0:
+        return "out"
+    return "keeper" if int(obs["ball_owned_team"]) == 1 else "other"
+
+
+def probe_keeper_claim(engine):
+    folder, in_package = scenario_folder()
+    for wide in (0.0, 0.15):
+        name = f"tfprobe_keeper_claim_{int(wide * 100)}"
+        write_scenario(folder, name, duration=100, end_on_possession="True", ball_x=0.62, ball_y=wide,
+                       carrier_x=0.6, mate="")
+        with open(os.path.join(folder, name + ".py")) as f:
+            text = f.read().replace("builder.AddPlayer(0.6, 0.0, e_PlayerRole_CB)",
+                                    f"builder.AddPlayer(0.6, {wide}, e_PlayerRole_CF)")
+        with open(os.path.join(folder, name + ".py"), "w") as f:
+            f.write(text)
+        reset, step = make_env(engine, folder, in_package, name)
+        endings, lengths = {}, []
+        for seed in range(20):
+            reset(seed)
+            for t in range(100):
+                obs, done = step(5)
+                if done:
+                    break
+            ending = episode_ending(obs, float(obs["score"][0]) - float(obs["score"][1]))
+            endings[ending] = endings.get(ending, 0) + 1
+            lengths.append(t + 1)
+        print(f"{engine} keeper_claim wide {wide}: {endings}, mean length {np.mean(lengths):.1f} steps", flush=True)
+
+
+def probe_shots(engine):
+    folder, in_package = scenario_folder()
+    name = "tfprobe_shot_14m"
+    write_scenario(folder, name, duration=100, end_on_possession="True", ball_x=0.74, ball_y=0.0, carrier_x=0.72)
+    with open(os.path.join(folder, name + ".py")) as f:
+        text = f.read().replace("e_PlayerRole_CB", "e_PlayerRole_CF")
+    with open(os.path.join(folder, name + ".py"), "w") as f:
+        f.write(text)
+    reset, step = make_env(engine, folder, in_package, name)
+    for label, direction in (("at goal", 5), ("across (top)", 3), ("across (bottom)", 7), ("diagonal top-right", 4),
+                             ("away", 1), ("away diagonal", 8), ("standing", 0)):
+        endings = {}
+        for seed in range(16):
+            reset(seed)
+            for action in [direction] * 4 + [12] + [direction] * 40:
+                obs, done = step(action)
+                if done:
+                    break
+            ending = episode_ending(obs, float(obs["score"][0]) - float(obs["score"][1]))
+            endings[ending] = endings.get(ending, 0) + 1
+        print(f"{engine} shot running {label}: {endings}", flush=True)
+
+
 def probe_loose_ball(engine):
     folder, in_package = scenario_folder()
     name = "tfprobe_loose_ball"
@@ -124,4 +188,5 @@ def probe_loose_ball(engine):
 
 if __name__ == "__main__":
     engine, probe = sys.argv[1], sys.argv[2]
-    {"passes": probe_passes, "loose_ball": probe_loose_ball}[probe](engine)
+    {"passes": probe_passes, "loose_ball": probe_loose_ball, "keeper_claim": probe_keeper_claim,
+     "shots": probe_shots}[probe](engine)

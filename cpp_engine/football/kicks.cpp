@@ -165,9 +165,9 @@ void shoot(World& w, int player, Vec2 aim, float error_scale) {
   if (!ai_drives(w, player)) {
     // An agent's shot is struck the way his run goes (GRF's shot vector weighs the body's
     // movement against the aim; tools/football_probes.py shots, 14 m out, 16 seeds: running
-    // at goal 15 score, across the goal 0 (all wide), away from it 3, standing 1 (a weak
-    // shot the keeper holds)). The AI is calibrated on GRF's own AI shots and picks its
-    // moment, so this is for agents only.
+    // at goal 9-15 score, across the goal 0 (all wide), away from it 2-3, standing 1 (a
+    // weak shot)). The AI is calibrated on GRF's own AI shots and picks its moment, so
+    // this is for agents only.
     Vec2 run = player_vel(w, player);
     float pace = length(run);
     if (pace < kShotStandingPace) {
