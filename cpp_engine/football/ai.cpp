@@ -449,28 +449,46 @@ Vec2 intercept_point(const World& w, int p) {
   return at;
 }
 
-// The first moment, in 0.1 s steps along the ball's rolling path, that p could be at
-// the ball running at a sprint: a ball running away from him takes long, one running at
-// him little.
-float seconds_to_ball(const World& w, int p) {
-  const Vec2 from = player_pos(w, p), ball = ball_pos(w);
-  const Vec2 vel{w.ball.vx, w.ball.vy};
-  const float speed = length(vel);
-  for (int i = 0; i <= 50; ++i) {
-    float t = 0.1f * static_cast<float>(i);
-    Vec2 at = speed > 1e-3f ? ball + vel * (rolling_distance(speed, t) / speed) : ball;
-    if (distance(from, at) - kBallReach <= kSprintSpeed * t) return t;
+// The ball's rolling path in 0.1 s steps (GRF's drag: the speed falls by the rolling
+// resistance and the air's and grass's v^2 losses), then for each player the first of
+// those moments he could be at the ball running at a sprint: a ball running away from him
+// takes long, one running at him little. One forecast serves every player.
+BallRace race_to_loose_ball(const World& w) {
+  constexpr int kSteps = 40;
+  constexpr float kDt = 0.1f;
+  Vec2 at[kSteps + 1];
+  const Vec2 ball = ball_pos(w);
+  float speed = std::sqrt(w.ball.vx * w.ball.vx + w.ball.vy * w.ball.vy);
+  const Vec2 dir = speed > 1e-3f ? Vec2{w.ball.vx / speed, w.ball.vy / speed} : Vec2{};
+  float travelled = 0.0f;
+  for (int i = 0; i <= kSteps; ++i) {
+    at[i] = ball + dir * travelled;
+    float next = std::fmax(speed - (kBallRollDecel + (kBallGrassDrag + kBallAirDrag) * speed * speed) * kDt, 0.0f);
+    travelled += 0.5f * (speed + next) * kDt;
+    speed = next;
   }
-  return 5.0f + distance(from, ball) / kSprintSpeed;
-}
-
-float team_seconds_to_ball(const World& w, int team) {
-  float best = 1e30f;
-  for (int s = 0; s < w.team_size[team]; ++s) {
-    int q = first_of(team) + s;
-    if (w.p.present[q]) best = std::fmin(best, seconds_to_ball(w, q));  // lazy ones too, as GRF's
+  BallRace race;
+  race.team_best[0] = race.team_best[1] = 1e30f;
+  race.team_fastest[0] = race.team_fastest[1] = -1;
+  for (int p = 0; p < kMaxPlayers; ++p) {
+    race.seconds[p] = 1e30f;
+    if (!w.p.present[p]) continue;
+    const Vec2 from = player_pos(w, p);
+    float t = kSteps * kDt + distance(from, at[kSteps]) / kSprintSpeed;
+    for (int i = 0; i <= kSteps; ++i) {
+      float reach = kSprintSpeed * kDt * static_cast<float>(i) + kBallReach;
+      if (length_sq(at[i] - from) <= reach * reach) {
+        t = kDt * static_cast<float>(i);
+        break;
+      }
+    }
+    // A lazy player never runs for the ball: he is in the race only if it is at his feet.
+    if (w.p.lazy[p] && length_sq(at[0] - from) > kControlRadius * kControlRadius) continue;
+    race.seconds[p] = t;
+    const int team = team_of(p);
+    if (t < race.team_best[team]) race.team_best[team] = t, race.team_fastest[team] = p;
   }
-  return best;
+  return race;
 }
 
 void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai) {
@@ -484,6 +502,8 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai) {
     keeper_rush[ag.team] |= ag.keeper_rush;
     team_pressure[ag.team] |= ag.team_pressure;
   }
+  BallRace race;
+  bool race_known = false;
   for (int team = 0; team < 2; ++team) {
     TeamView tv = team_view(sc, team);
     // Chasers: the team's AI players nearest the ball go for it when it is not theirs.
@@ -507,14 +527,8 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai) {
     // position on the opponent who will get there, as on a carrier.
     int loose_ball_winner = -1;
     if (owner_team < 0 && !stopped && chaser >= 0) {
-      float theirs = 1e30f;
-      for (int s = 0; s < w.team_size[1 - team]; ++s) {
-        int q = first_of(1 - team) + s;
-        if (!w.p.present[q] || w.p.lazy[q]) continue;
-        float t = seconds_to_ball(w, q);
-        if (t < theirs) theirs = t, loose_ball_winner = q;
-      }
-      if (team_seconds_to_ball(w, team) <= theirs) loose_ball_winner = -1;
+      if (!race_known) race = race_to_loose_ball(w), race_known = true;
+      if (race.team_best[1 - team] < race.team_best[team]) loose_ball_winner = race.team_fastest[1 - team];
     }
     int reaction = static_cast<int>(std::lround(2.0f * (1.0f - tv.difficulty)));
     const float onside = owner_team == team ? offside_line(w, tv) : 0.0f;

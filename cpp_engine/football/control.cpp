@@ -101,10 +101,11 @@ bool magnet_to_ball(World& w, int p, const Agent& agent) {
 // well the pressed way agrees, and not at all when he heads for his own half.
 bool chase_loose_ball(World& w, int p, const Agent& agent) {
   if (w.ball.owner >= 0 || w.m.game_mode != kModeNormal) return false;
-  const float mine = seconds_to_ball(w, p);
+  const BallRace race = race_to_loose_ball(w);
+  const float mine = race.seconds[p];
   // Only the team's man nearest the ball (GRF's designated team possession player).
-  if (mine > team_seconds_to_ball(w, agent.team)) return false;
-  const float theirs = team_seconds_to_ball(w, 1 - agent.team);
+  if (mine > race.team_best[agent.team]) return false;
+  const float theirs = race.team_best[1 - agent.team];
   Vec2 to = intercept_point(w, p) - player_pos(w, p);
   float d = length(to);
   if (d < 1e-3f) return false;

@@ -22,10 +22,14 @@ void select_active_players(World& w);
 void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai);
 // Where player p can meet the moving ball: its position after the time needed to run there.
 Vec2 intercept_point(const World& w, int p);
-// Seconds player p needs to reach the loose ball at a sprint, along its rolling path.
-float seconds_to_ball(const World& w, int p);
-// The team's quickest time to the loose ball (GRF's Team::GetTimeNeededToGetToBall).
-float team_seconds_to_ball(const World& w, int team);
+// Who gets to a loose ball first: each player's seconds to reach it at a sprint along its
+// rolling path, and each team's quickest (GRF's Team::GetTimeNeededToGetToBall).
+struct BallRace {
+  float seconds[kMaxPlayers];
+  float team_best[2];
+  int team_fastest[2];  // -1 for a team with nobody on the pitch
+};
+BallRace race_to_loose_ball(const World& w);
 // An AI player who has just won the ball may strike it on at once; true if he did.
 bool play_first_time(World& w, const ScenarioConfig& sc, int p);
 
