@@ -185,10 +185,12 @@ void step_player_motion(World& w) {
 void step_ball_motion(World& w) {
   Ball& b = w.ball;
   if (b.owner >= 0) {
-    // Dribbling: the ball stays just ahead of the carrier's feet.
+    // Dribbling: the ball stays just ahead of the carrier's feet; a keeper in his box
+    // holds it in his hands (ahead of a keeper backing onto his line it would cross it).
     int p = b.owner;
-    b.x = w.p.x[p] + w.p.face_x[p] * kDribbleOffset;
-    b.y = w.p.y[p] + w.p.face_y[p] * kDribbleOffset;
+    const float offset = keeper_may_handle(w, p) ? 0.0f : kDribbleOffset;
+    b.x = w.p.x[p] + w.p.face_x[p] * offset;
+    b.y = w.p.y[p] + w.p.face_y[p] * offset;
     b.z = 0.0f;
     b.vx = w.p.vx[p];
     b.vy = w.p.vy[p];

@@ -100,3 +100,21 @@ def test_an_agents_shot_goes_the_way_of_his_run(scenario_file):
     assert _goals_from_14_m(scenario_file, 5) >= 12
     assert _goals_from_14_m(scenario_file, UP) <= 5
     assert _goals_from_14_m(scenario_file, 0) <= 3
+
+
+def test_a_long_shot_the_keeper_gathers_on_his_line_is_no_goal(scenario_file):
+    # GRF (probe shots from 38 m, running at goal): the keeper holds all 16. trackfield's
+    # keeper backs onto his line for a slow shot; the ball he catches stays in his hands
+    # (it used to sit at his feet ahead of him, over the line: a goal).
+    path = scenario_file((0.27, -0.1), [(-1.0, 0.0, "GK"), (0.25, -0.1, "CF")], [(-1.0, 0.0, "GK")],
+                         game_duration=100, deterministic=False, **ACADEMY_FLAGS)
+    env = trackfield.make(path, representation="raw")
+    held = 0
+    for seed in range(16):
+        env.reset(seed=seed)
+        for action in [5] * 4 + [12] + [5] * 40:
+            obs, reward, terminated, truncated, _ = env.step(action)
+            if terminated or truncated:
+                break
+        held += obs["ball_owned_team"] == 1 and reward == 0
+    assert held >= 12
