@@ -186,9 +186,10 @@ void step_ball_motion(World& w) {
   Ball& b = w.ball;
   if (b.owner >= 0) {
     // Dribbling: the ball stays just ahead of the carrier's feet; a keeper in his box
-    // holds it in his hands (ahead of a keeper backing onto his line it would cross it).
+    // holds it in his hands in play (ahead of a keeper backing onto his line it would
+    // cross it); a goal kick he takes from the ground.
     int p = b.owner;
-    const float offset = keeper_may_handle(w, p) ? 0.0f : kDribbleOffset;
+    const float offset = w.m.game_mode == kModeNormal && keeper_may_handle(w, p) ? 0.0f : kDribbleOffset;
     b.x = w.p.x[p] + w.p.face_x[p] * offset;
     b.y = w.p.y[p] + w.p.face_y[p] * offset;
     b.z = 0.0f;
