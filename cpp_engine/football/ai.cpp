@@ -367,7 +367,7 @@ bool keeper_rush_target(const World& w, int p, const TeamView& tv, Vec2* target)
   return true;
 }
 
-void decide_keeper(World& w, int p, const TeamView& tv, bool rush_ordered) {
+void decide_keeper(World& w, int p, const TeamView& tv, bool rush_ordered, const BallRace* race) {
   Vec2 ball = ball_pos(w);
   Vec2 goal = tv.own_goal;
   const Ball& b = w.ball;
@@ -391,6 +391,13 @@ void decide_keeper(World& w, int p, const TeamView& tv, bool rush_ordered) {
   bool in_box = std::fabs(ball.x - goal.x) < kPenaltyBoxDepth && std::fabs(ball.y) < kPenaltyBoxHalfWidth;
   if (b.owner < 0 && in_box && length(Vec2{b.vx, b.vy}) < 9.0f) {
     move_towards(w, p, ball, true);
+    return;
+  }
+  // GRF's keeper goes for a loose ball when he is the match's designated possession
+  // player: his team's quickest to it, and his team first there (here in his own half).
+  if (race && ball.x * tv.attack_sign < 0.0f && race->team_fastest[tv.team] == p &&
+      race->team_best[tv.team] <= race->team_best[1 - tv.team]) {
+    move_towards(w, p, intercept_point(w, p), true);
     return;
   }
   Vec2 rush;
@@ -581,7 +588,9 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai) {
       } else if (w.ball.pass_receiver == p && w.p.role[p] != kRoleGK) {
         move_towards(w, p, intercept_point(w, p), false);  // meet the pass
       } else if (w.p.role[p] == kRoleGK) {
-        decide_keeper(w, p, tv, keeper_rush[team]);
+        const bool loose = owner_team < 0 && !stopped;
+        if (loose && !race_known) race = race_to_loose_ball(w), race_known = true;
+        decide_keeper(w, p, tv, keeper_rush[team], loose ? &race : nullptr);
       } else if (p == chaser || p == second) {
         Vec2 target = intercept_point(w, p);
         // owner_team is this step's start; a carrier earlier in the loop may have kicked since.

@@ -118,3 +118,18 @@ def test_a_long_shot_the_keeper_gathers_on_his_line_is_no_goal(scenario_file):
                 break
         held += obs["ball_owned_team"] == 1 and reward == 0
     assert held >= 12
+
+
+def test_the_keeper_collects_a_loose_ball_his_team_wins_in_his_half(scenario_file):
+    # GRF (traced in academy_empty_goal_close): a ball that stops 20 m out, outside the box,
+    # with the nearest attacker 40 m away, is fetched by the keeper; before, trackfield's
+    # keeper waited on his line and the episode ran out of time.
+    path = scenario_file((0.61, -0.04), [(-1.0, 0.0, "GK"), (-0.2, 0.0, "CM")], [(-1.0, 0.0, "GK")],
+                         game_duration=100, deterministic=True, **ACADEMY_FLAGS)
+    env = trackfield.make(path, representation="raw")
+    env.reset(seed=0)
+    for step in range(60):
+        obs, reward, terminated, truncated, _ = env.step(1)  # our player runs the other way
+        if obs["ball_owned_team"] == 1 or terminated or truncated:
+            break
+    assert obs["ball_owned_team"] == 1 and step < 40, step
