@@ -85,6 +85,12 @@ inline void point_xyz4(const Frame4& f, __m128 X, __m128 Y, __m128 Z, __m128 r[4
   _MM_TRANSPOSE4_PS(r[0], r[1], r[2], r[3]);
 }
 
+// clip1 (obs_parts.h: NaN to 0, then [-1, 1]) of two doubles, as floats in the low half.
+inline __m128 clip1x2(__m128d x) {
+  x = _mm_and_pd(x, _mm_cmpord_pd(x, x));
+  return _mm_cvtpd_ps(_mm_min_pd(_mm_max_pd(x, _mm_set1_pd(-1.0)), _mm_set1_pd(1.0)));
+}
+
 // x where mask is set, else y.
 inline __m128 select4(__m128 mask, __m128 x, __m128 y) { return _mm_or_ps(_mm_and_ps(mask, x), _mm_andnot_ps(mask, y)); }
 #endif
@@ -143,7 +149,45 @@ void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
   // cos and sin of the heading difference from each heading's own (the world's view holds
   // them: one sincos per vehicle and step instead of one per pair).
   const ObsView* view = obs_view_for(w);
-  for (int k = 0; k < count; ++k, o += kVehicleCols) {
+  int k = 0;
+#if defined(__SSE2__)
+  if (view) {
+    // Two vehicles at a time in double (the divisions by the scales two per instruction),
+    // the same operations as the scalar loop below, so the same bits; the columns that do
+    // not depend on the observer come from the view.
+    const __m128d c2 = _mm_set1_pd(c), s2 = _mm_set1_pd(s), neg_s2 = _mm_set1_pd(-s);
+    const __m128d ox2 = _mm_set1_pd(ox), oy2 = _mm_set1_pd(oy);
+    const __m128d radius = _mm_set1_pd(static_cast<double>(kObsVehicleRadius));
+    const __m128 ones = _mm_set1_ps(1.0f);
+    const float za = v.z[a];
+    for (; k + 2 <= count; k += 2, o += 2 * kVehicleCols) {
+      const int j0 = near[k], j1 = near[k + 1];
+      const __m128d dx = _mm_sub_pd(_mm_set_pd(v.x[j1], v.x[j0]), ox2);
+      const __m128d dy = _mm_sub_pd(_mm_set_pd(v.y[j1], v.y[j0]), oy2);
+      const __m128 X = clip1x2(_mm_div_pd(_mm_add_pd(_mm_mul_pd(c2, dx), _mm_mul_pd(s2, dy)), radius));
+      const __m128 Y = clip1x2(_mm_div_pd(_mm_add_pd(_mm_mul_pd(neg_s2, dx), _mm_mul_pd(c2, dy)), radius));
+      const __m128d cj = _mm_set_pd(view->cos_h[j1], view->cos_h[j0]), sj = _mm_set_pd(view->sin_h[j1], view->sin_h[j0]);
+      const __m128d ch = _mm_add_pd(_mm_mul_pd(cj, c2), _mm_mul_pd(sj, s2));
+      const __m128d sh = _mm_sub_pd(_mm_mul_pd(sj, c2), _mm_mul_pd(cj, s2));
+      const __m128d speed = _mm_set_pd(v.v[j1], v.v[j0]);
+      const __m128 VX = clip1x2(_mm_div_pd(_mm_mul_pd(speed, ch), _mm_set1_pd(30.0)));
+      const __m128 VY = clip1x2(_mm_div_pd(_mm_mul_pd(speed, sh), _mm_set1_pd(30.0)));
+      const __m128d dz = _mm_set_pd(static_cast<double>(v.z[j1] - za), static_cast<double>(v.z[j0] - za));
+      const __m128 Z = clip1x2(_mm_div_pd(dz, _mm_set1_pd(10.0)));
+      const __m128 LEN = _mm_setr_ps(view->length_col[j0], view->length_col[j1], 0.0f, 0.0f);
+      const __m128 WID = _mm_setr_ps(view->width_col[j0], view->width_col[j1], 0.0f, 0.0f);
+      // Column pairs (0 1) (2 3) ... (8 9): each unpack holds both rows' pair.
+      const __m128 pairs[5] = {_mm_unpacklo_ps(ones, X), _mm_unpacklo_ps(Y, clip1x2(ch)),
+                               _mm_unpacklo_ps(clip1x2(sh), VX), _mm_unpacklo_ps(VY, LEN),
+                               _mm_unpacklo_ps(WID, Z)};
+      for (int q = 0; q < 5; ++q) {
+        _mm_storel_pi(reinterpret_cast<__m64*>(o + 2 * q), pairs[q]);
+        _mm_storeh_pi(reinterpret_cast<__m64*>(o + kVehicleCols + 2 * q), pairs[q]);
+      }
+    }
+  }
+#endif
+  for (; k < count; ++k, o += kVehicleCols) {
     const int j = near[k];
     const double cj = view ? view->cos_h[j] : std::cos(v.heading[j]), sj = view ? view->sin_h[j] : std::sin(v.heading[j]);
     const double ch = cj * c + sj * s, sh = sj * c - cj * s;

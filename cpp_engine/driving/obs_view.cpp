@@ -4,6 +4,9 @@
 #include <cmath>
 #include <limits>
 
+#include "driving/obs_parts.h"
+#include "driving/observed.h"
+
 
 namespace trackfield::driving {
 
@@ -16,7 +19,7 @@ ObsView& thread_view() {
 
 }  // namespace
 
-void prepare_obs_view(const DriveWorld& w, const DriveConfig&) {
+void prepare_obs_view(const DriveWorld& w, const DriveConfig& cfg) {
   ObsView& view = thread_view();
   const Vehicles& v = w.veh;
   int n = 0;
@@ -25,6 +28,9 @@ void prepare_obs_view(const DriveWorld& w, const DriveConfig&) {
     view.absent[j] = live ? 0.0 : std::numeric_limits<double>::infinity();
     view.cos_h[j] = live ? std::cos(v.heading[j]) : 0.0;
     view.sin_h[j] = live ? std::sin(v.heading[j]) : 0.0;
+    view.length_col[j] = live ? obs::clip1(observed_size(cfg, v.length[j]) / 7.0) : 0.0f;
+    view.width_col[j] = live ? obs::clip1(observed_size(cfg, v.width[j]) / 3.0) : 0.0f;
+    view.speed_col[j] = live ? obs::clip1(v.v[j] / 30.0) : 0.0f;
     if (live) view.live_slot[n] = j, view.live_x[n] = v.x[j], view.live_y[n] = v.y[j], ++n;
   }
   view.live_count = n;
