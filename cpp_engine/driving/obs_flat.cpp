@@ -61,7 +61,8 @@ void write_flat(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
 
   RoutePoint pts[kObsLanePoints];
   StopLineAhead stop;
-  const int npts = walk_route(dm, w.lane[a], w.s[a], current.lane, current.s, kObsLaneSpacing, kObsLanePoints, pts, &stop);
+  const int npts = walk_route(dm, w.lane[a], w.s[a], current.lane, current.s, kObsLaneSpacing, kObsLanePoints, pts, &stop,
+                               quad_start_point(map, w.quad[a]));
 
   float* o = out;
   obs::write_ego(w, map, a, ego, npts > 0 ? &pts[0] : nullptr, o);

@@ -135,7 +135,8 @@ void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
   // the flat observation's walk, without its other 19 points.
   RoutePoint ahead;
   StopLineAhead stop;
-  const int npts = walk_route(dm, w.lane[a], w.s[a], current.lane, current.s, kObsLaneSpacing, 1, &ahead, nullptr);
+  const int npts = walk_route(dm, w.lane[a], w.s[a], current.lane, current.s, kObsLaneSpacing, 1, &ahead, nullptr,
+                               quad_start_point(map, w.quad[a]));
   walk_route(dm, w.lane[a], w.s[a], current.lane, current.s, kObsLaneSpacing, kObsLanePoints, nullptr, &stop);
 
   float* o = out;

@@ -97,7 +97,8 @@ void builtin_driver(const DriveWorld& w, const DriveConfig& cfg, int i, float& j
   const Goal& goal = w.goals[i][w.goal_index[i]];
   RoutePoint p[8];
   StopLineAhead stop;
-  const int n = walk_route(dm, w.lane[i], w.s[i], goal.lane, goal.s, look, std::max(1, std::min(8, static_cast<int>(50.0f / look))), p, &stop);
+  const int n = walk_route(dm, w.lane[i], w.s[i], goal.lane, goal.s, look, std::max(1, std::min(8, static_cast<int>(50.0f / look))), p, &stop,
+                           quad_start_point(map, w.quad[i]));
   if (stop.light >= 0) {
     const LightColour col = light_colour_of_light(w.lights, dm.lights, stop.light);
     const float g = stop.distance - 0.5f * v.length[i];
