@@ -61,23 +61,6 @@ struct CutLadder {
 };
 constexpr CutLadder kCutLadder;
 
-// How many of v[0, n) are <= cut (kStrict: < cut). GCC does not vectorise a count of
-// comparisons into an int, so on x86-64 (SSE2 always there) by hand.
-template <bool kStrict>
-inline int count_below(const double* v, int n, double cut) {
-  int count = 0, k = 0;
-#if defined(__SSE2__)
-  const __m128d c = _mm_set1_pd(cut);
-  for (; k + 2 <= n; k += 2) {
-    const __m128d x = _mm_loadu_pd(v + k);
-    const int mask = _mm_movemask_pd(kStrict ? _mm_cmplt_pd(x, c) : _mm_cmple_pd(x, c));
-    count += (mask & 1) + (mask >> 1);
-  }
-#endif
-  for (; k < n; ++k) count += kStrict ? v[k] < cut : v[k] <= cut;
-  return count;
-}
-
 inline int count_at_most(const float* v, int n, float cut) {
   int count = 0, k = 0;
 #if defined(__SSE2__)
@@ -93,14 +76,45 @@ inline int count_at_most(const float* v, int n, float cut) {
   return count;
 }
 
+// Places each of the m candidates (d2[i], slot[i]), ascending slot, by its rank in
+// (d2, slot) order: near[rank] = slot for ranks below count. d2 needs room for m + 1
+// (a +inf pad). The rank is the number of strictly nearer candidates, plus, only where
+// the distance is tied (rare), the tied ones of lower slot: one pass of two compares per
+// pair of candidates, instead of two counts with a tie rule each.
+inline void rank_candidates(double* d2, const int* slot, int m, int count, int* near) {
+  d2[m] = std::numeric_limits<double>::infinity();  // so pairs cover [0, m) (never < or == a finite d2)
+  for (int i = 0; i < m; ++i) {
+    const double di = d2[i];
+    int less = 0, equal = 0, j = 0;
+#if defined(__SSE2__)
+    const __m128d d = _mm_set1_pd(di);
+    __m128i lt = _mm_setzero_si128(), eq = _mm_setzero_si128();
+    for (; j + 2 <= m + 1; j += 2) {
+      const __m128d x = _mm_loadu_pd(d2 + j);
+      lt = _mm_sub_epi64(lt, _mm_castpd_si128(_mm_cmplt_pd(x, d)));
+      eq = _mm_sub_epi64(eq, _mm_castpd_si128(_mm_cmpeq_pd(x, d)));
+    }
+    alignas(16) int64_t sums[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(sums), lt);
+    _mm_store_si128(reinterpret_cast<__m128i*>(sums + 2), eq);
+    less = static_cast<int>(sums[0] + sums[1]), equal = static_cast<int>(sums[2] + sums[3]);
+#endif
+    for (; j < m; ++j) less += d2[j] < di, equal += d2[j] == di;
+    int rank = less;
+    if (equal > 1)  // itself and others as near: the lower slots first
+      for (int k = 0; k < i; ++k) rank += d2[k] == di;
+    if (rank < count) near[rank] = slot[i];
+  }
+}
+
 }  // namespace
 
 // The `count` smallest (distance, slot) pairs, nearest first, ties to the lower slot.
 // With the world's view: only its live vehicles (ascending slot); the distances and cut
 // counts are branch-free loops the compiler vectorises; the cut (the smallest ladder
 // radius holding `count` others, found in 6 counting passes) leaves ~1.1 count
-// candidates, each placed by its rank among them (two branch-free counts instead of an
-// insertion sort's mispredicted shifts). Without a view: one pass over
+// candidates, each placed by its rank among them (rank_candidates: branch-free counts
+// instead of an insertion sort's mispredicted shifts). Without a view: one pass over
 // every slot with an insertion-sorted list. Both give the same list.
 int nearest_vehicles(const DriveWorld& w, int a, double radius, int count, int* near) {
   const Vehicles& v = w.veh;
@@ -127,7 +141,7 @@ int nearest_vehicles(const DriveWorld& w, int a, double radius, int count, int* 
       else lo = mid + 1;
     }
     if (lo < CutLadder::kLevels && kCutLadder.d2[lo] < worst) worst = kCutLadder.d2[lo];
-    double cd2[kMaxVehicles];
+    double cd2[kMaxVehicles + 1];
     int cslot[kMaxVehicles];
     int m = 0;
     for (int k = 0; k < n_live; ++k) {
@@ -135,11 +149,7 @@ int nearest_vehicles(const DriveWorld& w, int a, double radius, int count, int* 
       cd2[m] = d2s[k], cslot[m] = j;
       m += (d2s[k] <= worst) & (j != a);
     }
-    for (int i = 0; i < m; ++i) {
-      const double di = cd2[i];
-      const int rank = count_below<false>(cd2, i, di) + count_below<true>(cd2 + i + 1, m - i - 1, di);
-      if (rank < count) near[rank] = cslot[i];
-    }
+    rank_candidates(cd2, cslot, m, count, near);
     return std::min(m, count);
   }
   for (int j = 0; j < kMaxVehicles; ++j) {
