@@ -77,32 +77,38 @@ inline int count_at_most(const float* v, int n, float cut) {
 }
 
 // Places each of the m candidates (d2[i], slot[i]), ascending slot, by its rank in
-// (d2, slot) order: near[rank] = slot for ranks below count. d2 needs room for m + 1
-// (a +inf pad). The rank is the number of strictly nearer candidates, plus, only where
-// the distance is tied (rare), the tied ones of lower slot: one pass of two compares per
-// pair of candidates, instead of two counts with a tie rule each.
-inline void rank_candidates(double* d2, const int* slot, int m, int count, int* near) {
-  d2[m] = std::numeric_limits<double>::infinity();  // so pairs cover [0, m) (never < or == a finite d2)
+// (d2, slot) order: near[rank] = slot for ranks below count. f2[i] is d2[i] rounded to
+// float; both need room for m + 3 (+inf pads). Rounding keeps order (d2[j] >= d2[i] gives
+// f2[j] >= f2[i]), so where no other candidate's f2 equals f2[i] the number of strictly
+// smaller f2 is the exact rank: counted four at a time, branch-free. Where one does (a
+// float tie, rare), the rank is counted again in double: strictly nearer ones, plus the
+// equally near of lower slot (ties to the lower slot).
+inline void rank_candidates(double* d2, float* f2, const int* slot, int m, int count, int* near) {
+  for (int k = m; k < m + 3; ++k)
+    d2[k] = std::numeric_limits<double>::infinity(), f2[k] = std::numeric_limits<float>::infinity();
   for (int i = 0; i < m; ++i) {
-    const double di = d2[i];
-    int less = 0, equal = 0, j = 0;
+    int less = 0, equal = 0;
 #if defined(__SSE2__)
-    const __m128d d = _mm_set1_pd(di);
+    const __m128 f = _mm_set1_ps(f2[i]);
     __m128i lt = _mm_setzero_si128(), eq = _mm_setzero_si128();
-    for (; j + 2 <= m + 1; j += 2) {
-      const __m128d x = _mm_loadu_pd(d2 + j);
-      lt = _mm_sub_epi64(lt, _mm_castpd_si128(_mm_cmplt_pd(x, d)));
-      eq = _mm_sub_epi64(eq, _mm_castpd_si128(_mm_cmpeq_pd(x, d)));
+    for (int j = 0; j < m; j += 4) {  // the pads are never < or == a finite f2
+      const __m128 x = _mm_loadu_ps(f2 + j);
+      lt = _mm_sub_epi32(lt, _mm_castps_si128(_mm_cmplt_ps(x, f)));
+      eq = _mm_sub_epi32(eq, _mm_castps_si128(_mm_cmpeq_ps(x, f)));
     }
-    alignas(16) int64_t sums[4];
+    alignas(16) int32_t sums[8];
     _mm_store_si128(reinterpret_cast<__m128i*>(sums), lt);
-    _mm_store_si128(reinterpret_cast<__m128i*>(sums + 2), eq);
-    less = static_cast<int>(sums[0] + sums[1]), equal = static_cast<int>(sums[2] + sums[3]);
+    _mm_store_si128(reinterpret_cast<__m128i*>(sums + 4), eq);
+    less = sums[0] + sums[1] + sums[2] + sums[3], equal = sums[4] + sums[5] + sums[6] + sums[7];
+#else
+    for (int j = 0; j < m; ++j) less += f2[j] < f2[i], equal += f2[j] == f2[i];
 #endif
-    for (; j < m; ++j) less += d2[j] < di, equal += d2[j] == di;
     int rank = less;
-    if (equal > 1)  // itself and others as near: the lower slots first
-      for (int k = 0; k < i; ++k) rank += d2[k] == di;
+    if (equal > 1) {  // another candidate rounds to the same float: count in double
+      const double di = d2[i];
+      rank = 0;
+      for (int j = 0; j < m; ++j) rank += d2[j] < di || (d2[j] == di && j < i);
+    }
     if (rank < count) near[rank] = slot[i];
   }
 }
@@ -141,15 +147,16 @@ int nearest_vehicles(const DriveWorld& w, int a, double radius, int count, int* 
       else lo = mid + 1;
     }
     if (lo < CutLadder::kLevels && kCutLadder.d2[lo] < worst) worst = kCutLadder.d2[lo];
-    double cd2[kMaxVehicles + 1];
+    double cd2[kMaxVehicles + 3];
+    float cf2[kMaxVehicles + 3];
     int cslot[kMaxVehicles];
     int m = 0;
     for (int k = 0; k < n_live; ++k) {
       const int j = view->live_slot[k];
-      cd2[m] = d2s[k], cslot[m] = j;
+      cd2[m] = d2s[k], cf2[m] = d2f[k], cslot[m] = j;
       m += (d2s[k] <= worst) & (j != a);
     }
-    rank_candidates(cd2, cslot, m, count, near);
+    rank_candidates(cd2, cf2, cslot, m, count, near);
     return std::min(m, count);
   }
   for (int j = 0; j < kMaxVehicles; ++j) {
