@@ -450,7 +450,12 @@ LanePos localise(const Map& m, double x, double y, double z, int hint_quad) {
 
 bool box_off_road(const Map& m, double x, double y, double z, double heading, double length,
                   double width, int hint_quad, bool centre_on_road) {
-  const double c = std::cos(heading), s = std::sin(heading), hl = 0.5 * length, hw = 0.5 * width;
+  return box_off_road_cs(m, x, y, z, std::cos(heading), std::sin(heading), length, width, hint_quad, centre_on_road);
+}
+
+bool box_off_road_cs(const Map& m, double x, double y, double z, double c, double s, double length,
+                     double width, int hint_quad, bool centre_on_road) {
+  const double hl = 0.5 * length, hw = 0.5 * width;
   // On-road is "some quad holds the point": a quad found near the hint settles it; only a
   // point that none of those holds asks the grid.
   const float fz = static_cast<float>(z);

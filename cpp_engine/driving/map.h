@@ -131,6 +131,9 @@ bool point_on_road(const Map& map, double x, double y, double z);
 // only the corners and out-of-bounds points are tested.
 bool box_off_road(const Map& map, double x, double y, double z, double heading, double length,
                   double width, int hint_quad = -1, bool centre_on_road = false);
+// The same with the heading's cosine and sine given (cos_h = std::cos(heading), ...).
+bool box_off_road_cs(const Map& map, double x, double y, double z, double cos_h, double sin_h, double length,
+                     double width, int hint_quad, bool centre_on_road);
 
 // Distance from (x, y) to quad q's polygon (0 inside).
 float quad_distance(const Map& map, int q, float x, float y);

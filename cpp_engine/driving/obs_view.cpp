@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "driving/heading_trig.h"
 #include "driving/obs_parts.h"
 #include "driving/observed.h"
 
@@ -26,8 +27,8 @@ void prepare_obs_view(const DriveWorld& w, const DriveConfig& cfg) {
   for (int j = 0; j < kMaxVehicles; ++j) {
     const bool live = w.state[j] == kAlive;
     view.absent[j] = live ? 0.0 : std::numeric_limits<double>::infinity();
-    view.cos_h[j] = live ? std::cos(v.heading[j]) : 0.0;
-    view.sin_h[j] = live ? std::sin(v.heading[j]) : 0.0;
+    view.cos_h[j] = view.sin_h[j] = 0.0;
+    if (live) heading_cos_sin(j, v.heading[j], view.cos_h[j], view.sin_h[j]);
     view.length_col[j] = live ? obs::clip1(observed_size(cfg, v.length[j]) / 7.0) : 0.0f;
     view.width_col[j] = live ? obs::clip1(observed_size(cfg, v.width[j]) / 3.0) : 0.0f;
     view.speed_col[j] = live ? obs::clip1(v.v[j] / 30.0) : 0.0f;

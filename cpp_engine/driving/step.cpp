@@ -8,6 +8,7 @@
 
 #include "driving/bicycle.h"
 #include "driving/collision.h"
+#include "driving/heading_trig.h"
 #include "driving/route_walk.h"
 #include "driving/routing.h"
 #include "driving/spawn.h"
@@ -173,8 +174,14 @@ void step_world(DriveWorld& w, const DriveConfig& cfg, const void* actions) {
       }
       // The centre is on the road exactly when localise found a quad holding it, and that
       // quad's height is now v.z: box_off_road need not test the centre again.
-      w.off_road[i] = pos.lane < 0 || box_off_road(map, v.x[i], v.y[i], v.z[i], v.heading[i], v.length[i],
-                                                   v.width[i], w.quad[i], pos.on_road);
+      if (pos.lane < 0) {
+        w.off_road[i] = 1;
+      } else {
+        double c, s;
+        heading_cos_sin(i, v.heading[i], c, s);  // the observation view asks for the same
+        w.off_road[i] = box_off_road_cs(map, v.x[i], v.y[i], v.z[i], c, s, v.length[i], v.width[i], w.quad[i],
+                                        pos.on_road);
+      }
     }
     sc.x1[n] = v.x[i], sc.y1[n] = v.y[i], sc.h1[n] = v.heading[i];
     sc.z[n] = v.z[i], sc.length[n] = v.length[i], sc.width[n] = v.width[i];
