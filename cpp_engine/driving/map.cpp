@@ -151,6 +151,12 @@ void build_quads(Map& m) {
       m.quad_reach[q] = static_cast<float>(reach) + kSeamTolerance + 1e-3f;
     }
   }
+  m.quad_foot.resize(q_n);
+  for (size_t k = 0; k < q_n; ++k) {
+    const int p = m.quad_point[k];
+    m.quad_foot[k] = {m.px[p], m.py[p], m.quad_tx[k], m.quad_ty[k], m.quad_len[k], m.quad_z0[k], m.quad_z1[k],
+                      m.quad_reach[k]};
+  }
 }
 
 int grid_cell(const Map& m, float x, float y) {
@@ -275,17 +281,22 @@ struct Foot {
 // True when the foot (along, d) is too far from quad q's midpoint to be within the seam
 // tolerance of it: most of a cell's quads are rejected here without the polygon test.
 bool beyond_reach(const Map& m, int q, const Foot& f) {
-  const float a = f.along - 0.5f * m.quad_len[q];
-  return a * a + f.d * f.d > m.quad_reach[q] * m.quad_reach[q];
+  const Map::QuadFoot& r = m.quad_foot[q];
+  const float a = f.along - 0.5f * r.len;
+  return a * a + f.d * f.d > r.reach * r.reach;
 }
 
 Foot foot_on_quad(const Map& m, int q, double x, double y) {
-  const int p = m.quad_point[q];
-  const float dx = static_cast<float>(x - m.px[p]), dy = static_cast<float>(y - m.py[p]);
-  const float tx = m.quad_tx[q], ty = m.quad_ty[q];
+  const Map::QuadFoot& r = m.quad_foot[q];
+  const float dx = static_cast<float>(x - r.x0), dy = static_cast<float>(y - r.y0);
+  const float tx = r.tx, ty = r.ty;
   const float along = dx * tx + dy * ty;
-  const float t = m.quad_len[q] > 0 ? std::min(std::max(along / m.quad_len[q], 0.0f), 1.0f) : 0.0f;
-  return {along, tx * dy - ty * dx, m.quad_z0[q] + t * (m.quad_z1[q] - m.quad_z0[q])};
+  const float z0 = r.z0, z1 = r.z1;
+  // A level quad's z is z0 + t * 0 = z0 for every t in [0, 1] (but -0 + +0 = +0): the
+  // division for t, a fifth of localisation, is only needed on slopes.
+  if (z0 == z1 && (z0 != 0.0f || !std::signbit(z0))) return {along, tx * dy - ty * dx, z0};
+  const float t = r.len > 0 ? std::min(std::max(along / r.len, 0.0f), 1.0f) : 0.0f;
+  return {along, tx * dy - ty * dx, z0 + t * (z1 - z0)};
 }
 
 float segment_distance_sq(float px, float py, float ax, float ay, float bx, float by) {
@@ -446,7 +457,12 @@ LanePos localise(const Map& m, double x, double y, double z, int hint_quad) {
 
 bool box_off_road(const Map& m, double x, double y, double z, double heading, double length,
                   double width, int hint_quad, bool centre_on_road) {
-  const double c = std::cos(heading), s = std::sin(heading), hl = 0.5 * length, hw = 0.5 * width;
+  return box_off_road_cs(m, x, y, z, std::cos(heading), std::sin(heading), length, width, hint_quad, centre_on_road);
+}
+
+bool box_off_road_cs(const Map& m, double x, double y, double z, double c, double s, double length,
+                     double width, int hint_quad, bool centre_on_road) {
+  const double hl = 0.5 * length, hw = 0.5 * width;
   // On-road is "some quad holds the point": a quad found near the hint settles it; only a
   // point that none of those holds asks the grid.
   const float fz = static_cast<float>(z);

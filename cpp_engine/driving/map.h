@@ -74,6 +74,14 @@ struct Map {
   // Distance from the centre segment's midpoint to the farthest corner, plus the seam
   // tolerance: points farther away skip the polygon test.
   std::vector<float> quad_reach;
+  // What a foot point and the reach test read of each quad, packed in one cache line per
+  // quad (copies of the arrays above: px, py of its first point, quad_tx, quad_ty,
+  // quad_len, quad_z0, quad_z1, quad_reach), so a quad visited costs one line, not eight.
+  struct alignas(64) QuadFoot {
+    double x0, y0;
+    float tx, ty, len, z0, z1, reach;
+  };
+  std::vector<QuadFoot> quad_foot;
   // Static grid over quads: each quad is listed in every cell its box (grown by the seam
   // tolerance) touches, so a point's own cell holds every quad that can contain it.
   float grid_x0 = 0, grid_y0 = 0;
@@ -131,6 +139,9 @@ bool point_on_road(const Map& map, double x, double y, double z);
 // only the corners and out-of-bounds points are tested.
 bool box_off_road(const Map& map, double x, double y, double z, double heading, double length,
                   double width, int hint_quad = -1, bool centre_on_road = false);
+// The same with the heading's cosine and sine given (cos_h = std::cos(heading), ...).
+bool box_off_road_cs(const Map& map, double x, double y, double z, double cos_h, double sin_h, double length,
+                     double width, int hint_quad, bool centre_on_road);
 
 // Distance from (x, y) to quad q's polygon (0 inside).
 float quad_distance(const Map& map, int q, float x, float y);

@@ -104,6 +104,20 @@ void nearest_sets(const MapSets& s, const std::vector<float>& xs, const std::vec
   }
 }
 
+void pack_records(const Map& m, MapSets& s) {
+  s.lane_records.resize(s.lane_x.size());
+  for (size_t p = 0; p < s.lane_x.size(); ++p) {
+    LaneSampleRecord& r = s.lane_records[p];
+    const int l = s.lane_lane[p];
+    r.x = s.lane_x[p], r.y = s.lane_y[p], r.z = s.lane_z[p], r.cos = s.lane_cos[p];
+    r.sin = s.lane_sin[p], r.half_width = s.lane_half_width[p], r.s = s.lane_s[p];
+    r.rest = std::max(0.0f, m.lane_length[l] - s.lane_s[p]);
+    r.lane = l, r.left = m.left[l], r.right = m.right[l], r.pad = 0;
+  }
+  s.bnd_records.resize(s.bnd_x.size());
+  for (size_t p = 0; p < s.bnd_x.size(); ++p) s.bnd_records[p] = {s.bnd_x[p], s.bnd_y[p], s.bnd_z[p], 0.0f};
+}
+
 template <typename T>
 size_t bytes(const std::vector<T>& v) { return v.size() * sizeof(T); }
 
@@ -113,7 +127,7 @@ size_t MapSets::memory_bytes() const {
   return bytes(lane_x) + bytes(lane_y) + bytes(lane_z) + bytes(lane_cos) + bytes(lane_sin) + bytes(lane_half_width) +
          bytes(lane_s) + bytes(lane_lane) + bytes(bnd_x) + bytes(bnd_y) + bytes(bnd_z) + bytes(quad_group) +
          bytes(group_x) + bytes(group_y) + bytes(lane_set_offsets) + bytes(lane_set) + bytes(bnd_set_offsets) +
-         bytes(bnd_set);
+         bytes(bnd_set) + bytes(lane_records) + bytes(bnd_records);
 }
 
 void build_map_sets(Map& m) {
@@ -121,6 +135,7 @@ void build_map_sets(Map& m) {
   s = MapSets{};
   sample_lanes(m, s);
   sample_boundaries(m, s);
+  pack_records(m, s);
   make_groups(m, s);
   const size_t L = static_cast<size_t>(m.lane_count);
   s.route_to.resize(L * L);

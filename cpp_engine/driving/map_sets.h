@@ -40,12 +40,30 @@ constexpr float kSetBoundarySpacing = 1.0f; // m, along each boundary polyline
 constexpr float kSetBoundaryRadius = 50.0f; // m
 constexpr float kSetGroupLength = 4.0f;     // m of lane per group of quads
 
+// One lane sample as the sets writer reads it: a cache line holding everything its row
+// needs, loaded four floats at a time (three loads instead of ~ten scattered ones).
+// rest = max(0, lane length - s): the route distance's first term, computed once here the
+// way route_distance computes it.
+struct alignas(64) LaneSampleRecord {
+  float x, y, z, cos;
+  float sin, half_width, s, rest;
+  int32_t lane, left, right, pad;
+};
+
+// One boundary sample: x, y, z and a pad, one 16-byte load.
+struct alignas(16) BoundarySampleRecord {
+  float x, y, z, pad;
+};
+
 struct MapSets {
   // Lane samples (map frame).
   std::vector<float> lane_x, lane_y, lane_z, lane_cos, lane_sin, lane_half_width, lane_s;
   std::vector<int32_t> lane_lane;
   // Boundary samples (map frame).
   std::vector<float> bnd_x, bnd_y, bnd_z;
+  // The same samples packed per sample (the sets writer's gathers).
+  std::vector<LaneSampleRecord> lane_records;
+  std::vector<BoundarySampleRecord> bnd_records;
   // Groups of quads and their sets: group g's lane set is lane_set[lane_set_offsets[g] ..
   // lane_set_offsets[g + 1]), nearest first; likewise for boundaries.
   std::vector<int32_t> quad_group;  // quad -> group

@@ -61,7 +61,8 @@ void write_flat(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
 
   RoutePoint pts[kObsLanePoints];
   StopLineAhead stop;
-  const int npts = walk_route(dm, w.lane[a], w.s[a], current.lane, current.s, kObsLaneSpacing, kObsLanePoints, pts, &stop);
+  const int npts = walk_route(dm, w.lane[a], w.s[a], current.lane, current.s, kObsLaneSpacing, kObsLanePoints, pts, &stop,
+                               quad_start_point(map, w.quad[a]));
 
   float* o = out;
   obs::write_ego(w, map, a, ego, npts > 0 ? &pts[0] : nullptr, o);
@@ -84,8 +85,12 @@ void write_flat(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
     o[0] = 1.0f;
     ego_xy(ox, oy, c, s, v.x[j], v.y[j], kObsVehicleRadius, o + 1);
     o[3] = clip1(cj * c + sj * s), o[4] = clip1(sj * c - cj * s);
-    o[5] = clip1(v.v[j] / 30.0);
-    o[6] = clip1(observed_size(cfg, v.length[j]) / 7.0), o[7] = clip1(observed_size(cfg, v.width[j]) / 3.0);
+    if (view) {
+      o[5] = view->speed_col[j], o[6] = view->length_col[j], o[7] = view->width_col[j];
+    } else {
+      o[5] = clip1(v.v[j] / 30.0);
+      o[6] = clip1(observed_size(cfg, v.length[j]) / 7.0), o[7] = clip1(observed_size(cfg, v.width[j]) / 3.0);
+    }
     o[8] = clip1((v.z[j] - v.z[a]) / 10.0);
   }
 

@@ -61,23 +61,6 @@ struct CutLadder {
 };
 constexpr CutLadder kCutLadder;
 
-// How many of v[0, n) are <= cut (kStrict: < cut). GCC does not vectorise a count of
-// comparisons into an int, so on x86-64 (SSE2 always there) by hand.
-template <bool kStrict>
-inline int count_below(const double* v, int n, double cut) {
-  int count = 0, k = 0;
-#if defined(__SSE2__)
-  const __m128d c = _mm_set1_pd(cut);
-  for (; k + 2 <= n; k += 2) {
-    const __m128d x = _mm_loadu_pd(v + k);
-    const int mask = _mm_movemask_pd(kStrict ? _mm_cmplt_pd(x, c) : _mm_cmple_pd(x, c));
-    count += (mask & 1) + (mask >> 1);
-  }
-#endif
-  for (; k < n; ++k) count += kStrict ? v[k] < cut : v[k] <= cut;
-  return count;
-}
-
 inline int count_at_most(const float* v, int n, float cut) {
   int count = 0, k = 0;
 #if defined(__SSE2__)
@@ -93,14 +76,51 @@ inline int count_at_most(const float* v, int n, float cut) {
   return count;
 }
 
+// Places each of the m candidates (d2[i], slot[i]), ascending slot, by its rank in
+// (d2, slot) order: near[rank] = slot for ranks below count. f2[i] is d2[i] rounded to
+// float; both need room for m + 3 (+inf pads). Rounding keeps order (d2[j] >= d2[i] gives
+// f2[j] >= f2[i]), so where no other candidate's f2 equals f2[i] the number of strictly
+// smaller f2 is the exact rank: counted four at a time, branch-free. Where one does (a
+// float tie, rare), the rank is counted again in double: strictly nearer ones, plus the
+// equally near of lower slot (ties to the lower slot).
+inline void rank_candidates(double* d2, float* f2, const int* slot, int m, int count, int* near) {
+  for (int k = m; k < m + 3; ++k)
+    d2[k] = std::numeric_limits<double>::infinity(), f2[k] = std::numeric_limits<float>::infinity();
+  for (int i = 0; i < m; ++i) {
+    int less = 0, equal = 0;
+#if defined(__SSE2__)
+    const __m128 f = _mm_set1_ps(f2[i]);
+    __m128i lt = _mm_setzero_si128(), eq = _mm_setzero_si128();
+    for (int j = 0; j < m; j += 4) {  // the pads are never < or == a finite f2
+      const __m128 x = _mm_loadu_ps(f2 + j);
+      lt = _mm_sub_epi32(lt, _mm_castps_si128(_mm_cmplt_ps(x, f)));
+      eq = _mm_sub_epi32(eq, _mm_castps_si128(_mm_cmpeq_ps(x, f)));
+    }
+    alignas(16) int32_t sums[8];
+    _mm_store_si128(reinterpret_cast<__m128i*>(sums), lt);
+    _mm_store_si128(reinterpret_cast<__m128i*>(sums + 4), eq);
+    less = sums[0] + sums[1] + sums[2] + sums[3], equal = sums[4] + sums[5] + sums[6] + sums[7];
+#else
+    for (int j = 0; j < m; ++j) less += f2[j] < f2[i], equal += f2[j] == f2[i];
+#endif
+    int rank = less;
+    if (equal > 1) {  // another candidate rounds to the same float: count in double
+      const double di = d2[i];
+      rank = 0;
+      for (int j = 0; j < m; ++j) rank += d2[j] < di || (d2[j] == di && j < i);
+    }
+    if (rank < count) near[rank] = slot[i];
+  }
+}
+
 }  // namespace
 
 // The `count` smallest (distance, slot) pairs, nearest first, ties to the lower slot.
 // With the world's view: only its live vehicles (ascending slot); the distances and cut
 // counts are branch-free loops the compiler vectorises; the cut (the smallest ladder
 // radius holding `count` others, found in 6 counting passes) leaves ~1.1 count
-// candidates, each placed by its rank among them (two branch-free counts instead of an
-// insertion sort's mispredicted shifts). Without a view: one pass over
+// candidates, each placed by its rank among them (rank_candidates: branch-free counts
+// instead of an insertion sort's mispredicted shifts). Without a view: one pass over
 // every slot with an insertion-sorted list. Both give the same list.
 int nearest_vehicles(const DriveWorld& w, int a, double radius, int count, int* near) {
   const Vehicles& v = w.veh;
@@ -127,19 +147,16 @@ int nearest_vehicles(const DriveWorld& w, int a, double radius, int count, int* 
       else lo = mid + 1;
     }
     if (lo < CutLadder::kLevels && kCutLadder.d2[lo] < worst) worst = kCutLadder.d2[lo];
-    double cd2[kMaxVehicles];
+    double cd2[kMaxVehicles + 3];
+    float cf2[kMaxVehicles + 3];
     int cslot[kMaxVehicles];
     int m = 0;
     for (int k = 0; k < n_live; ++k) {
       const int j = view->live_slot[k];
-      cd2[m] = d2s[k], cslot[m] = j;
+      cd2[m] = d2s[k], cf2[m] = d2f[k], cslot[m] = j;
       m += (d2s[k] <= worst) & (j != a);
     }
-    for (int i = 0; i < m; ++i) {
-      const double di = cd2[i];
-      const int rank = count_below<false>(cd2, i, di) + count_below<true>(cd2 + i + 1, m - i - 1, di);
-      if (rank < count) near[rank] = cslot[i];
-    }
+    rank_candidates(cd2, cf2, cslot, m, count, near);
     return std::min(m, count);
   }
   for (int j = 0; j < kMaxVehicles; ++j) {

@@ -143,7 +143,8 @@ void write_pixels(const DriveWorld& w, const DriveConfig& cfg, int a, uint8_t* o
 
   const Goal& goal = w.goals[a][w.goal_index[a]];
   RoutePoint pts[kRoutePoints];
-  const int npts = walk_route(dm, w.lane[a], w.s[a], goal.lane, goal.s, kRouteSpacing, kRoutePoints, pts, nullptr);
+  const int npts = walk_route(dm, w.lane[a], w.s[a], goal.lane, goal.s, kRouteSpacing, kRoutePoints, pts, nullptr,
+                               quad_start_point(*dm.map, w.quad[a]));
   float u0, v0;
   f.to_px(ego.x, ego.y, &u0, &v0);
   for (int k = 0; k < npts; ++k) {

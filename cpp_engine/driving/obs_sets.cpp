@@ -64,28 +64,35 @@ constexpr uint32_t probability_threshold(float p) { return static_cast<uint32_t>
 // With dropout off every point is written, which is what lets four go together.
 inline __m128 clip4(__m128 x) { return _mm_min_ps(_mm_max_ps(x, _mm_set1_ps(-1.0f)), _mm_set1_ps(1.0f)); }
 
-inline __m128 offset4(float a0, float a1, float a2, float a3, __m128d o) {
-  const __m128d lo = _mm_sub_pd(_mm_set_pd(a1, a0), o), hi = _mm_sub_pd(_mm_set_pd(a3, a2), o);
-  return _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi));
-}
-
 struct Frame4 {
   __m128d ox, oy;
   __m128 fc, fs, fz, inv_xy;
 };
 
-// Columns mask, x, y, z of four points (write_point_xyz), transposed into rows r[0..3].
-inline void point_xyz4(const Frame4& f, const float* px, const float* py, const float* pz, const int p[4],
-                       __m128 r[4]) {
-  const __m128 dx = offset4(px[p[0]], px[p[1]], px[p[2]], px[p[3]], f.ox);
-  const __m128 dy = offset4(py[p[0]], py[p[1]], py[p[2]], py[p[3]], f.oy);
-  const __m128 dz = _mm_sub_ps(_mm_setr_ps(pz[p[0]], pz[p[1]], pz[p[2]], pz[p[3]]), f.fz);
+// Columns mask, x, y, z (write_point_xyz) of four points whose x, y, z (as floats) are
+// X, Y, Z, transposed into rows r[0..3].
+inline void point_xyz4(const Frame4& f, __m128 X, __m128 Y, __m128 Z, __m128 r[4]) {
+  // The offsets from the agent in double (float to double is exact), rounded to float.
+  const __m128 dx = _mm_movelh_ps(_mm_cvtpd_ps(_mm_sub_pd(_mm_cvtps_pd(X), f.ox)),
+                                  _mm_cvtpd_ps(_mm_sub_pd(_mm_cvtps_pd(_mm_movehl_ps(X, X)), f.ox)));
+  const __m128 dy = _mm_movelh_ps(_mm_cvtpd_ps(_mm_sub_pd(_mm_cvtps_pd(Y), f.oy)),
+                                  _mm_cvtpd_ps(_mm_sub_pd(_mm_cvtps_pd(_mm_movehl_ps(Y, Y)), f.oy)));
+  const __m128 dz = _mm_sub_ps(Z, f.fz);
   r[0] = _mm_set1_ps(1.0f);
   r[1] = clip4(_mm_mul_ps(_mm_add_ps(_mm_mul_ps(f.fc, dx), _mm_mul_ps(f.fs, dy)), f.inv_xy));
   r[2] = clip4(_mm_mul_ps(_mm_sub_ps(_mm_mul_ps(f.fc, dy), _mm_mul_ps(f.fs, dx)), f.inv_xy));
   r[3] = clip4(_mm_mul_ps(dz, _mm_set1_ps(0.1f)));
   _MM_TRANSPOSE4_PS(r[0], r[1], r[2], r[3]);
 }
+
+// clip1 (obs_parts.h: NaN to 0, then [-1, 1]) of two doubles, as floats in the low half.
+inline __m128 clip1x2(__m128d x) {
+  x = _mm_and_pd(x, _mm_cmpord_pd(x, x));
+  return _mm_cvtpd_ps(_mm_min_pd(_mm_max_pd(x, _mm_set1_pd(-1.0)), _mm_set1_pd(1.0)));
+}
+
+// x where mask is set, else y.
+inline __m128 select4(__m128 mask, __m128 x, __m128 y) { return _mm_or_ps(_mm_and_ps(mask, x), _mm_andnot_ps(mask, y)); }
 #endif
 
 }  // namespace
@@ -128,7 +135,8 @@ void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
   // the flat observation's walk, without its other 19 points.
   RoutePoint ahead;
   StopLineAhead stop;
-  const int npts = walk_route(dm, w.lane[a], w.s[a], current.lane, current.s, kObsLaneSpacing, 1, &ahead, nullptr);
+  const int npts = walk_route(dm, w.lane[a], w.s[a], current.lane, current.s, kObsLaneSpacing, 1, &ahead, nullptr,
+                               quad_start_point(map, w.quad[a]));
   walk_route(dm, w.lane[a], w.s[a], current.lane, current.s, kObsLaneSpacing, kObsLanePoints, nullptr, &stop);
 
   float* o = out;
@@ -142,7 +150,45 @@ void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
   // cos and sin of the heading difference from each heading's own (the world's view holds
   // them: one sincos per vehicle and step instead of one per pair).
   const ObsView* view = obs_view_for(w);
-  for (int k = 0; k < count; ++k, o += kVehicleCols) {
+  int k = 0;
+#if defined(__SSE2__)
+  if (view) {
+    // Two vehicles at a time in double (the divisions by the scales two per instruction),
+    // the same operations as the scalar loop below, so the same bits; the columns that do
+    // not depend on the observer come from the view.
+    const __m128d c2 = _mm_set1_pd(c), s2 = _mm_set1_pd(s), neg_s2 = _mm_set1_pd(-s);
+    const __m128d ox2 = _mm_set1_pd(ox), oy2 = _mm_set1_pd(oy);
+    const __m128d radius = _mm_set1_pd(static_cast<double>(kObsVehicleRadius));
+    const __m128 ones = _mm_set1_ps(1.0f);
+    const float za = v.z[a];
+    for (; k + 2 <= count; k += 2, o += 2 * kVehicleCols) {
+      const int j0 = near[k], j1 = near[k + 1];
+      const __m128d dx = _mm_sub_pd(_mm_set_pd(v.x[j1], v.x[j0]), ox2);
+      const __m128d dy = _mm_sub_pd(_mm_set_pd(v.y[j1], v.y[j0]), oy2);
+      const __m128 X = clip1x2(_mm_div_pd(_mm_add_pd(_mm_mul_pd(c2, dx), _mm_mul_pd(s2, dy)), radius));
+      const __m128 Y = clip1x2(_mm_div_pd(_mm_add_pd(_mm_mul_pd(neg_s2, dx), _mm_mul_pd(c2, dy)), radius));
+      const __m128d cj = _mm_set_pd(view->cos_h[j1], view->cos_h[j0]), sj = _mm_set_pd(view->sin_h[j1], view->sin_h[j0]);
+      const __m128d ch = _mm_add_pd(_mm_mul_pd(cj, c2), _mm_mul_pd(sj, s2));
+      const __m128d sh = _mm_sub_pd(_mm_mul_pd(sj, c2), _mm_mul_pd(cj, s2));
+      const __m128d speed = _mm_set_pd(v.v[j1], v.v[j0]);
+      const __m128 VX = clip1x2(_mm_div_pd(_mm_mul_pd(speed, ch), _mm_set1_pd(30.0)));
+      const __m128 VY = clip1x2(_mm_div_pd(_mm_mul_pd(speed, sh), _mm_set1_pd(30.0)));
+      const __m128d dz = _mm_set_pd(static_cast<double>(v.z[j1] - za), static_cast<double>(v.z[j0] - za));
+      const __m128 Z = clip1x2(_mm_div_pd(dz, _mm_set1_pd(10.0)));
+      const __m128 LEN = _mm_setr_ps(view->length_col[j0], view->length_col[j1], 0.0f, 0.0f);
+      const __m128 WID = _mm_setr_ps(view->width_col[j0], view->width_col[j1], 0.0f, 0.0f);
+      // Column pairs (0 1) (2 3) ... (8 9): each unpack holds both rows' pair.
+      const __m128 pairs[5] = {_mm_unpacklo_ps(ones, X), _mm_unpacklo_ps(Y, clip1x2(ch)),
+                               _mm_unpacklo_ps(clip1x2(sh), VX), _mm_unpacklo_ps(VY, LEN),
+                               _mm_unpacklo_ps(WID, Z)};
+      for (int q = 0; q < 5; ++q) {
+        _mm_storel_pi(reinterpret_cast<__m64*>(o + 2 * q), pairs[q]);
+        _mm_storeh_pi(reinterpret_cast<__m64*>(o + kVehicleCols + 2 * q), pairs[q]);
+      }
+    }
+  }
+#endif
+  for (; k < count; ++k, o += kVehicleCols) {
     const int j = near[k];
     const double cj = view ? view->cos_h[j] : std::cos(v.heading[j]), sj = view ? view->sin_h[j] : std::sin(v.heading[j]);
     const double ch = cj * c + sj * s, sh = sj * c - cj * s;
@@ -203,25 +249,54 @@ void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
     int k = b;
 #if defined(__SSE2__)
     if (!dropout) {
+      // Four points a time from their packed records (map_sets.h), route_of included:
+      // the same operations, branch-free (selects for its two cases), so the same bits.
       const Frame4 f{_mm_set1_pd(ox), _mm_set1_pd(oy), _mm_set1_ps(fc), _mm_set1_ps(fs), _mm_set1_ps(fz),
                      _mm_set1_ps(inv_xy)};
+      const LaneSampleRecord* __restrict rec = ms.lane_records.data();
+      const __m128 gs = _mm_set1_ps(goal_s), own4 = _mm_set1_ps(own);
+      const __m128 inf4 = _mm_set1_ps(std::numeric_limits<float>::infinity());
+      const __m128i g4 = _mm_set1_epi32(goal_lane);
       for (; k + 4 <= e; k += 4, row += 4 * kLaneCols) {
-        const int p[4] = {set[k], set[k + 1], set[k + 2], set[k + 3]};
+        const LaneSampleRecord* r4[4] = {&rec[set[k]], &rec[set[k + 1]], &rec[set[k + 2]], &rec[set[k + 3]]};
+        __m128 X = _mm_load_ps(&r4[0]->x), Y = _mm_load_ps(&r4[1]->x), Z = _mm_load_ps(&r4[2]->x),
+               C = _mm_load_ps(&r4[3]->x);
+        _MM_TRANSPOSE4_PS(X, Y, Z, C);
+        __m128 S = _mm_load_ps(&r4[0]->sin), HW = _mm_load_ps(&r4[1]->sin), SP = _mm_load_ps(&r4[2]->sin),
+               REST = _mm_load_ps(&r4[3]->sin);
+        _MM_TRANSPOSE4_PS(S, HW, SP, REST);
+        __m128 L = _mm_load_ps(reinterpret_cast<const float*>(&r4[0]->lane)),
+               LL = _mm_load_ps(reinterpret_cast<const float*>(&r4[1]->lane)),
+               LR = _mm_load_ps(reinterpret_cast<const float*>(&r4[2]->lane)),
+               PAD = _mm_load_ps(reinterpret_cast<const float*>(&r4[3]->lane));
+        _MM_TRANSPOSE4_PS(L, LL, LR, PAD);
         __m128 xyz[4], rest[4];
-        point_xyz4(f, px, py, pz, p, xyz);
-        const float route[4] = {route_of(p[0]), route_of(p[1]), route_of(p[2]), route_of(p[3])};
-        const __m128 c4 = _mm_setr_ps(pc[p[0]], pc[p[1]], pc[p[2]], pc[p[3]]);
-        const __m128 s4 = _mm_setr_ps(psn[p[0]], psn[p[1]], psn[p[2]], psn[p[3]]);
-        rest[0] = clip4(_mm_add_ps(_mm_mul_ps(c4, f.fc), _mm_mul_ps(s4, f.fs)));
-        rest[1] = clip4(_mm_sub_ps(_mm_mul_ps(s4, f.fc), _mm_mul_ps(c4, f.fs)));
-        rest[2] = clip4(_mm_mul_ps(_mm_setr_ps(phw[p[0]], phw[p[1]], phw[p[2]], phw[p[3]]), _mm_set1_ps(0.2f)));
-        rest[3] = clip4(_mm_mul_ps(_mm_loadu_ps(route), _mm_set1_ps(1e-3f)));
+        point_xyz4(f, X, Y, Z, xyz);
+        // route_of: rest + to_goal[l] + goal_s, then the same lane (goal ahead) or a
+        // neighbour of the goal's lane (goal ahead, + the lane change).
+        const __m128 TG = _mm_setr_ps(to_goal[r4[0]->lane], to_goal[r4[1]->lane], to_goal[r4[2]->lane],
+                                      to_goal[r4[3]->lane]);
+        __m128 route = _mm_add_ps(_mm_add_ps(REST, TG), gs);
+        const __m128 ahead = _mm_cmple_ps(SP, gs), to_end = _mm_sub_ps(gs, SP);
+        const __m128 same = _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_castps_si128(L), g4));
+        const __m128 beside = _mm_or_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(_mm_castps_si128(LL), g4)),
+                                        _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_castps_si128(LR), g4)));
+        route = select4(_mm_and_ps(same, ahead), _mm_min_ps(to_end, route), route);
+        route = select4(_mm_and_ps(_mm_andnot_ps(same, beside), ahead),
+                        _mm_min_ps(_mm_add_ps(to_end, _mm_set1_ps(kLaneChangeCost)), route), route);
+        rest[0] = clip4(_mm_add_ps(_mm_mul_ps(C, f.fc), _mm_mul_ps(S, f.fs)));
+        rest[1] = clip4(_mm_sub_ps(_mm_mul_ps(S, f.fc), _mm_mul_ps(C, f.fs)));
+        rest[2] = clip4(_mm_mul_ps(HW, _mm_set1_ps(0.2f)));
+        rest[3] = clip4(_mm_mul_ps(route, _mm_set1_ps(1e-3f)));
         _MM_TRANSPOSE4_PS(rest[0], rest[1], rest[2], rest[3]);
+        alignas(16) float last[4];
+        _mm_store_ps(last, select4(_mm_cmpeq_ps(route, inf4), _mm_set1_ps(1.0f),
+                                   clip4(_mm_mul_ps(_mm_sub_ps(route, own4), _mm_set1_ps(5e-3f)))));
         for (int j = 0; j < 4; ++j) {
           float* r = row + j * kLaneCols;
           _mm_storeu_ps(r, xyz[j]);
           _mm_storeu_ps(r + 4, rest[j]);
-          r[8] = std::isinf(route[j]) ? 1.0f : clipf((route[j] - own) * 5e-3f);
+          r[8] = last[j];
         }
       }
     }
@@ -260,10 +335,13 @@ void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
     if (!dropout) {
       const Frame4 f{_mm_set1_pd(ox), _mm_set1_pd(oy), _mm_set1_ps(fc), _mm_set1_ps(fs), _mm_set1_ps(fz),
                      _mm_set1_ps(inv_xy)};
+      const BoundarySampleRecord* __restrict rec = ms.bnd_records.data();
       for (; k + 4 <= e; k += 4, row += 4 * kBoundaryCols) {
-        const int p[4] = {set[k], set[k + 1], set[k + 2], set[k + 3]};
+        __m128 X = _mm_load_ps(&rec[set[k]].x), Y = _mm_load_ps(&rec[set[k + 1]].x), Z = _mm_load_ps(&rec[set[k + 2]].x),
+               PAD = _mm_load_ps(&rec[set[k + 3]].x);
+        _MM_TRANSPOSE4_PS(X, Y, Z, PAD);
         __m128 xyz[4];
-        point_xyz4(f, px, py, pz, p, xyz);
+        point_xyz4(f, X, Y, Z, xyz);
         for (int j = 0; j < 4; ++j) _mm_storeu_ps(row + j * kBoundaryCols, xyz[j]);
       }
     }

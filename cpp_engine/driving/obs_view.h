@@ -34,6 +34,10 @@ struct ObsView {
   int next_agent_id = -1;
   double absent[kMaxVehicles];              // 0 for a live vehicle, +inf otherwise
   double cos_h[kMaxVehicles], sin_h[kMaxVehicles];  // of each live vehicle's heading (0 elsewhere)
+  // The observation columns that do not depend on the observer, as every writer computes
+  // them: clip1(observed length / 7 m), clip1(observed width / 3 m), clip1(speed / 30 m/s)
+  // (flat's); 0 for slots that are not live.
+  float length_col[kMaxVehicles], width_col[kMaxVehicles], speed_col[kMaxVehicles];
   int live_count;                           // live vehicles, listed by ascending slot:
   int live_slot[kMaxVehicles];
   double live_x[kMaxVehicles], live_y[kMaxVehicles];

@@ -3,13 +3,19 @@
 
 #include <cmath>
 
+#include "driving/heading_trig.h"
+
 namespace trackfield::driving {
 
 EgoView observed_ego(const DriveWorld& w, const DriveConfig& cfg, int a) {
   const Vehicles& v = w.veh;
   EgoView e;
   e.x = v.x[a], e.y = v.y[a], e.heading = v.heading[a], e.v = v.v[a], e.d = w.d[a];
-  if (obs_noise_enabled(cfg) && a < kMaxAgents) {
+  if (!obs_noise_enabled(cfg)) {
+    heading_cos_sin(a, e.heading, e.c, e.s);  // the vehicle's own heading: usually remembered
+    return e;
+  }
+  if (a < kMaxAgents) {
     const float* n = w.obs_noise[a];
     e.x += n[0], e.y += n[1], e.heading += n[2], e.v += n[3];
     // The lane's left normal is (-sin, cos) of the lane heading.

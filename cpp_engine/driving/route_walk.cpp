@@ -1,6 +1,8 @@
 // Walking the lane graph ahead along the route (route_walk.h).
 #include "driving/route_walk.h"
 
+#include <algorithm>
+
 #include "driving/routing.h"
 #include "driving/spawn.h"
 
@@ -19,13 +21,19 @@ int next_lane_towards(const Map& map, int lane, int goal_lane, float goal_s) {
 }
 
 int walk_route(const DriveMap& dm, int lane, float s, int goal_lane, float goal_s, float spacing, int count,
-               RoutePoint* out, StopLineAhead* stop) {
+               RoutePoint* out, StopLineAhead* stop, int64_t start_point) {
   const Map& map = *dm.map;
+  // lane_pose_from scans forward from `segment` to the last point at or before each
+  // (clamped) s; from a point at or before the first one it reaches the same point, since
+  // the later ones only grow.
+  if (start_point < map.lane_offsets[lane] || start_point >= map.lane_offsets[lane + 1] ||
+      !(map.point_s[start_point] <= static_cast<double>(std::min(std::max(s, 0.0f), map.lane_length[lane]))))
+    start_point = -1;
   const float horizon = spacing * count;
   float travelled = 0.0f, next_at = spacing;
   int n = 0;
   for (int hops = 0; n < count && hops < 256; ++hops) {
-    int64_t segment = map.lane_offsets[lane];
+    int64_t segment = hops == 0 && start_point >= 0 ? start_point : map.lane_offsets[lane];
     const float left = map.lane_length[lane] - s;
     if (stop && stop->light < 0 && dm.lane_light[lane] >= 0 && travelled + left <= horizon)
       stop->light = dm.lane_light[lane], stop->distance = travelled + left;

@@ -30,8 +30,15 @@ int next_lane_towards(const Map& map, int lane, int goal_lane, float goal_s);
 // the way that a light stops, within count * spacing. `out` may be null: the walk then
 // only looks for the stop line (the same arithmetic, so the same answer, without the
 // points' poses). Allocates nothing.
+// start_point (-1: none) is a centre point of `lane` at or before s, such as the first
+// point of the vehicle's quad (quad_start_point): the first lane's pose search starts
+// there instead of at the lane's first point (the same poses; a hint that is not on the
+// lane or lies beyond s is ignored).
 int walk_route(const DriveMap& dm, int lane, float s, int goal_lane, float goal_s, float spacing, int count,
-               RoutePoint* out, StopLineAhead* stop);
+               RoutePoint* out, StopLineAhead* stop, int64_t start_point = -1);
+
+// The first centre point of quad q, or -1 for no quad (walk_route's start_point).
+inline int64_t quad_start_point(const Map& map, int q) { return q >= 0 && q < map.quad_count ? map.quad_point[q] : -1; }
 
 }  // namespace trackfield::driving
 

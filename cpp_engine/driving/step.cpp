@@ -8,6 +8,7 @@
 
 #include "driving/bicycle.h"
 #include "driving/collision.h"
+#include "driving/heading_trig.h"
 #include "driving/route_walk.h"
 #include "driving/routing.h"
 #include "driving/spawn.h"
@@ -97,7 +98,8 @@ void builtin_driver(const DriveWorld& w, const DriveConfig& cfg, int i, float& j
   const Goal& goal = w.goals[i][w.goal_index[i]];
   RoutePoint p[8];
   StopLineAhead stop;
-  const int n = walk_route(dm, w.lane[i], w.s[i], goal.lane, goal.s, look, std::max(1, std::min(8, static_cast<int>(50.0f / look))), p, &stop);
+  const int n = walk_route(dm, w.lane[i], w.s[i], goal.lane, goal.s, look, std::max(1, std::min(8, static_cast<int>(50.0f / look))), p, &stop,
+                           quad_start_point(map, w.quad[i]));
   if (stop.light >= 0) {
     const LightColour col = light_colour_of_light(w.lights, dm.lights, stop.light);
     const float g = stop.distance - 0.5f * v.length[i];
@@ -172,8 +174,14 @@ void step_world(DriveWorld& w, const DriveConfig& cfg, const void* actions) {
       }
       // The centre is on the road exactly when localise found a quad holding it, and that
       // quad's height is now v.z: box_off_road need not test the centre again.
-      w.off_road[i] = pos.lane < 0 || box_off_road(map, v.x[i], v.y[i], v.z[i], v.heading[i], v.length[i],
-                                                   v.width[i], w.quad[i], pos.on_road);
+      if (pos.lane < 0) {
+        w.off_road[i] = 1;
+      } else {
+        double c, s;
+        heading_cos_sin(i, v.heading[i], c, s);  // the observation view asks for the same
+        w.off_road[i] = box_off_road_cs(map, v.x[i], v.y[i], v.z[i], c, s, v.length[i], v.width[i], w.quad[i],
+                                        pos.on_road);
+      }
     }
     sc.x1[n] = v.x[i], sc.y1[n] = v.y[i], sc.h1[n] = v.heading[i];
     sc.z[n] = v.z[i], sc.length[n] = v.length[i], sc.width[n] = v.width[i];
