@@ -6,6 +6,7 @@
     $GRF_VENV/bin/python tools/football_probes.py grf loose_ball
     $GRF_VENV/bin/python tools/football_probes.py grf keeper_claim
     $GRF_VENV/bin/python tools/football_probes.py grf shots
+    $GRF_VENV/bin/python tools/football_probes.py grf scripted
 
 Each probe writes small GRF-format scenario files. GRF only loads scenarios by module name
 from its own package, so they go into ``gfootball/scenarios/`` of the interpreter that runs
@@ -25,6 +26,10 @@ keeper_claim: an attacker 21 m out with the ball runs straight at the keeper (ce
 shots: an attacker 14 m out, centrally, runs (or stands) for four steps in one direction and
   shoots, keeping the direction held; printed per direction over 16 engine seeds: goals,
   balls out, keeper holds.
+scripted: the demo's scripted policy (`trackfield.demo.scripted_action`, restated here so
+  that GRF's interpreter needs no trackfield: run at the ball; with it, run at goal and shoot
+  from inside 0.72, |y| < 0.2) on five academy scenarios, simple115v2, 20 engine seeds;
+  printed: episodes scored.
 """
 import os
 import sys
@@ -171,6 +176,51 @@ def probe_shots(engine):
         print(f"{engine} shot running {label}: {endings}", flush=True)
 
 
+SCRIPTED_DIRECTIONS = {(-1, 0): 1, (-1, -1): 2, (0, -1): 3, (1, -1): 4, (1, 0): 5, (1, 1): 6, (0, 1): 7, (-1, 1): 8}
+
+
+def scripted_action(obs):
+    active = int(np.argmax(obs[97:108]))
+    me, ball = obs[2 * active: 2 * active + 2], obs[88:90]
+    if obs[95] == 1.0:  # our team has the ball
+        if me[0] > 0.72 and abs(me[1]) < 0.2:
+            return 12
+        target = np.array([1.0, 0.0])
+    else:
+        target = ball
+    step = tuple(int(np.sign(v)) if abs(v) > 0.01 else 0 for v in target - me)
+    return SCRIPTED_DIRECTIONS.get(step, 5)
+
+
+def probe_scripted(engine):
+    for scenario in ("academy_empty_goal_close", "academy_empty_goal", "academy_run_to_score_with_keeper",
+                     "academy_3_vs_1_with_keeper", "academy_counterattack_easy"):
+        if engine == "grf":
+            import gfootball.env as fe
+            env = fe.create_environment(env_name=scenario, representation="simple115v2", render=False)
+        else:
+            import trackfield
+            env = trackfield.make(scenario, representation="simple115v2")
+        scored = 0
+        for seed in range(20):
+            if engine == "grf":
+                env.unwrapped._config._values["game_engine_random_seed"] = seed
+                obs, total = env.reset(), 0.0
+            else:
+                obs, total = env.reset(seed=seed)[0], 0.0
+            while True:
+                if engine == "grf":
+                    obs, reward, done, _ = env.step(scripted_action(obs))
+                else:
+                    obs, reward, terminated, truncated, _ = env.step(scripted_action(obs))
+                    done = terminated or truncated
+                total += float(reward)
+                if done:
+                    break
+            scored += total > 0
+        print(f"{engine} scripted {scenario}: {scored}/20 scored", flush=True)
+
+
 def probe_loose_ball(engine):
     folder, in_package = scenario_folder()
     name = "tfprobe_loose_ball"
@@ -189,4 +239,4 @@ def probe_loose_ball(engine):
 if __name__ == "__main__":
     engine, probe = sys.argv[1], sys.argv[2]
     {"passes": probe_passes, "loose_ball": probe_loose_ball, "keeper_claim": probe_keeper_claim,
-     "shots": probe_shots}[probe](engine)
+     "shots": probe_shots, "scripted": probe_scripted}[probe](engine)
