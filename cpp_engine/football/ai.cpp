@@ -481,6 +481,8 @@ BallRace race_to_loose_ball(const World& w) {
     race.seconds[p] = 1e30f;
     if (!w.p.present[p]) continue;
     const Vec2 from = player_pos(w, p);
+    // A lazy player never runs for the ball: he is in the race only if it is at his feet.
+    if (w.p.lazy[p] && length_sq(at[0] - from) > kControlRadius * kControlRadius) continue;
     float t = kSteps * kDt + distance(from, at[kSteps]) / kSprintSpeed;
     for (int i = 0; i <= kSteps; ++i) {
       float reach = kSprintSpeed * kDt * static_cast<float>(i) + kBallReach;
@@ -489,8 +491,6 @@ BallRace race_to_loose_ball(const World& w) {
         break;
       }
     }
-    // A lazy player never runs for the ball: he is in the race only if it is at his feet.
-    if (w.p.lazy[p] && length_sq(at[0] - from) > kControlRadius * kControlRadius) continue;
     race.seconds[p] = t;
     const int team = team_of(p);
     if (t < race.team_best[team]) race.team_best[team] = t, race.team_fastest[team] = p;

@@ -94,11 +94,11 @@ bool magnet_to_ball(World& w, int p, const Agent& agent) {
 
 // GRF's magnet for the selected player (PlayerController::_MovementCommand): while the
 // ball is loose, he is his team's nearest to it and his team would reach it first, he
-// runs for it whatever is pressed
-// (measured in GRF, tools/football_probes.py loose_ball: a player holding "up", the ball
-// 22 m to his side, owns it 40 steps later, as here); while an opponent would be there
-// first, his run bends towards the ball by how near he is to winning the race and how
-// well the pressed way agrees, and not at all when he heads for his own half.
+// runs for it whatever is pressed (measured in GRF, tools/football_probes.py loose_ball:
+// a player holding "up", the ball 22 m to his side, owns it 40 steps later, as here);
+// while an opponent would be there first, his run bends towards the ball by how near he
+// is to winning the race and how well the pressed way agrees, and not at all when he
+// heads for his own half.
 bool chase_loose_ball(World& w, int p, const Agent& agent) {
   if (w.ball.owner >= 0 || w.m.game_mode != kModeNormal) return false;
   const BallRace race = race_to_loose_ball(w);
@@ -114,11 +114,11 @@ bool chase_loose_ball(World& w, int p, const Agent& agent) {
   float bias = 1.0f;
   if (mine > theirs) {
     float amount = (theirs + 0.2f) / (mine + 0.2f);
-    float race = std::sqrt(clampf((std::fmax(amount, 0.5f) - 0.5f) * 2.0f, 0.0f, 1.0f));
+    float closeness = std::sqrt(clampf((std::fmax(amount, 0.5f) - 0.5f) * 2.0f, 0.0f, 1.0f));
     float same_way = agent.direction ? 1.0f - std::acos(clampf(dot(manual, auto_dir), -1.0f, 1.0f)) / 3.14159265f : 0.0f;
     const float own_half_x = agent.team == 0 ? -1.0f : 1.0f;
     float to_own_half = clampf((manual.x * own_half_x + 1.0f) * 0.5f, 0.0f, 1.0f);
-    bias = race * (same_way * 0.5f + 0.5f) * (1.0f - to_own_half);
+    bias = closeness * (same_way * 0.5f + 0.5f) * (1.0f - to_own_half);
     if (bias <= 0.01f) return false;
   }
   // GRF blends the two movements, speed included: a player pressing nothing drifts

@@ -22,9 +22,7 @@ float control_chance(const World& w, const ScenarioConfig& sc, int p, float ball
   // A team-mate's pass is played to the keeper's feet: it is controlled like a field player's.
   bool from_mate = w.ball.last_touch >= 0 && team_of(w.ball.last_touch) == team_of(p);
   if (keeper && !from_mate) {
-    // An AI keeper's hands are as good as its team's difficulty; an agent's at their best
-    // (GRF, measured at difficulty 0.6: a shot from 26 m is held 28 times in 30).
-    float skill = !ai_drives(w, p) ? 1.0f : 0.9f + 0.1f * team_difficulty(sc, team_of(p));
+    float skill = keeper_hands(w, sc, p);
     if (w.ball.shot_in_flight) return 0.97f * keeper_reaction(w) * skill;
     return clampf((1.3f - ball_speed / 40.0f) * skill, 0.25f, 0.97f);
   }
@@ -66,6 +64,10 @@ float ball_duel_likeliness(const World& w, int player) {
   Vec2 to_carrier = normalized(opp - player_pos(w, player));
   Vec2 carrier_to_ball = normalized(ball_pos(w) - opp);
   return 0.5f - 0.5f * dot(to_carrier, carrier_to_ball);
+}
+
+float keeper_hands(const World& w, const ScenarioConfig& sc, int p) {
+  return !ai_drives(w, p) ? 1.0f : 0.9f + 0.1f * team_difficulty(sc, team_of(p));
 }
 
 bool keeper_may_handle(const World& w, int p) {

@@ -181,8 +181,7 @@ void resolve_tackles(World& w, const ScenarioConfig& sc) {
       // A keeper in his box picks the ball off a dribbler's feet with his hands (GRF,
       // tools/football_probes.py keeper_claim: a dribbler running at him is stopped the
       // step they meet, 20 times in 20), unless the carrier shields it.
-      float hands = !ai_drives(w, q) ? 1.0f : 0.9f + 0.1f * team_difficulty(sc, opp);
-      if (roll_chance(w, kKeeperClaimChance * hands * (shielding ? 0.5f : 1.0f))) {
+      if (roll_chance(w, kKeeperClaimChance * keeper_hands(w, sc, q) * (shielding ? 0.5f : 1.0f))) {
         w.p.kick_cooldown[owner] = kKickCooldownSubsteps;
         give_ball(w, q);
         return;

@@ -54,6 +54,9 @@ float rolling_distance(float speed, float seconds);  // metres a ground ball cov
 void resolve_ball_control(World& w, const ScenarioConfig& sc);
 // A keeper with the ball inside his own penalty box, where he may use his hands.
 bool keeper_may_handle(const World& w, int p);
+// How sure a keeper's hands are: an agent's at their best, an AI keeper's by his team's
+// difficulty (GRF, measured at difficulty 0.6: a shot from 26 m is held 28 times in 30).
+float keeper_hands(const World& w, const ScenarioConfig& sc, int p);
 
 // rules.cpp: goals, ball out of play, tackles, fouls, offside, set pieces.
 bool check_goal_or_out(World& w);  // true if play stopped this substep
