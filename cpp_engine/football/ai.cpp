@@ -327,6 +327,9 @@ bool keeper_rush_target(const World& w, int p, const TeamView& tv, Vec2* target)
   if (opponent < 0) return false;
   Vec2 from = player_pos(w, opponent);
   float to_goal = distance(from, tv.own_goal);
+  // Beaten, the keeper no longer chases: he races back to his goal (below) rather than
+  // follow the carrier in from behind.
+  if (distance(player_pos(w, p), tv.own_goal) > distance(ball, tv.own_goal) + 1.0f) return false;
   float short_of_goal = clampf(to_goal - 20.0f * clampf(to_goal / 40.0f, 0.0f, 1.0f), 0.0f, kHalfLength);
   Vec2 shooting_point = from + normalized(tv.own_goal - from) * short_of_goal;
   float mate_d = 1e30f;
@@ -337,7 +340,18 @@ bool keeper_rush_target(const World& w, int p, const TeamView& tv, Vec2* target)
   }
   if (mate_d <= short_of_goal + 1.0f) return false;
   bool keeper_nearer = distance(player_pos(w, p), ball) < opponent_to_ball;
-  *target = w.ball.owner >= 0 || keeper_nearer ? ball : from * 0.6f + ball * 0.4f;
+  if (w.ball.owner < 0 && keeper_nearer) {
+    *target = ball;
+  } else {
+    // GRF's keeper does not go for the carrier's feet: he stands half a metre goal-side of
+    // where the play will be (the opponent in 0.32 s and the ball in 0.6 s, blended), on
+    // the line to goal, closing the angle and barring the way.
+    Vec2 opp_ahead = from + player_vel(w, opponent) * 0.32f;
+    Vec2 ball_ahead = ball + Vec2{w.ball.vx, w.ball.vy} * 0.6f;
+    Vec2 play = w.ball.owner >= 0 ? opp_ahead * 0.4f + ball_ahead * 0.6f : opp_ahead * 0.6f + ball_ahead * 0.4f;
+    Vec2 line_end{tv.own_goal.x + tv.attack_sign * 0.7f, clampf(play.y, -kGoalHalfWidth, kGoalHalfWidth)};
+    *target = play + normalized(line_end - play, {-tv.attack_sign, 0.0f}) * 0.5f;
+  }
   // GRF's secondary danger (goalie_default.cpp): another opponent, the one nearest our
   // goal, free near his own shooting point (24 m base) holds the keeper back, to 30% of
   // the way when that opponent is nearer his point than the carrier is to his.
@@ -411,7 +425,19 @@ void decide_keeper(World& w, int p, const TeamView& tv, bool rush_ordered, const
   bool our_half = ball.x * tv.attack_sign < 0.0f;
   float out = our_half ? clampf(length(to_ball) * 0.06f, 0.7f, 3.0f) : 10.0f;
   Vec2 spot = goal + normalized(to_ball, {tv.attack_sign, 0.0f}) * out;
-  move_towards(w, p, spot, distance(spot, player_pos(w, p)) > 4.0f);
+  // Beaten (further from goal than the ball), he runs back round the carrier, not into him.
+  Vec2 me = player_pos(w, p);
+  const bool beaten = b.owner >= 0 && distance(me, goal) > distance(ball, goal);
+  if (beaten) {
+    Vec2 way = normalized(spot - me);
+    Vec2 carrier = player_pos(w, b.owner) - me;
+    float side = cross(way, carrier);
+    if (dot(way, carrier) > 0.0f && std::fabs(side) < 2.5f) {
+      Vec2 aside{-way.y, way.x};
+      spot = player_pos(w, b.owner) + aside * (side > 0.0f ? -3.0f : 3.0f) + way * 3.0f;
+    }
+  }
+  move_towards(w, p, spot, beaten || distance(spot, me) > 4.0f);
 }
 
 }  // namespace

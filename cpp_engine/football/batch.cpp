@@ -138,7 +138,7 @@ void FootballDomain::write_info(const World& w, const Config&, double* world_inf
   world_info[1] = w.m.score[1];
   world_info[2] = w.m.steps;
   world_info[3] = w.m.game_mode;
-  world_info[4] = ball_owner_team(w);
+  world_info[4] = reported_owner_team(w);
 }
 
 // A snapshot's header can be intact while its payload is not (edited or corrupted

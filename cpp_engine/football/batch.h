@@ -16,8 +16,9 @@ struct FootballDomain {
   using Config = EnvConfig;
   static constexpr const char* kName = "football";
   static constexpr uint32_t kSnapshotMagic = 0x42465446;  // "FTFB"
-  // 2: the shared batch (live mask, per-agent returns); 3: full action set's agent flags
-  static constexpr uint32_t kSnapshotVersion = 3;
+  // 2: the shared batch (live mask, per-agent returns); 3: full action set's agent flags;
+  // 4: Ball::first_touch_is_kick
+  static constexpr uint32_t kSnapshotVersion = 4;
 
   static void check_config(const Config& cfg);
   static BatchLayout layout(const Config& cfg);

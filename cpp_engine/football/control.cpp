@@ -1,12 +1,17 @@
 // Controlled agents: GRF's 19 actions applied to each agent's active player, sticky
 // movement/sprint/dribble, the one-touch kick buffer, and who each agent controls.
+#include <algorithm>
+
 #include "football/step.h"
 
 namespace trackfield::football {
 
 namespace {
 
-constexpr int kKickBufferSteps = 3;  // a kick pressed just before the ball arrives still happens
+// ... and that kick's animation has run while he got there: it meets the ball no sooner
+// than 3 steps after the press (GRF, measured: pressed 1-4 steps after reset, struck at
+// steps 5, 5, 6, 7) and at once if the press is older.
+constexpr int kFirstTouchKickSteps = 3;
 
 float player_speed(const World& w, int p, bool sprint, bool dribble) {
   float speed = sprint ? kSprintSpeed : kRunSpeed;
@@ -21,6 +26,42 @@ float player_speed(const World& w, int p, bool sprint, bool dribble) {
 Vec2 action_direction(const Agent& agent) {
   const float sign = agent.team == 0 ? 1.0f : -1.0f;
   return {kDirX[agent.direction] * sign, kDirY[agent.direction] * sign};
+}
+
+// Someone else struck the ball in the last step and it is flying away from player p: GRF's
+// controller drops a buffered kick when the player's time to the ball jumps.
+bool ball_struck_away_from(const World& w, int p) {
+  if (w.ball.owner >= 0 || w.ball.last_touch < 0 || w.ball.last_touch == p ||
+      w.ball.flight_time > 1.5f * kStepSeconds)
+    return false;
+  return dot(Vec2{w.ball.vx, w.ball.vy}, ball_pos(w) - player_pos(w, p)) > 0.0f;
+}
+
+// GRF's controller reads a kick button as a kick only in a ball context (its
+// possessionContext): the player is the match's designated possession player, or his
+// possession amount, (opponents' time to the ball + 0.2 s) / (his + 0.2 s), is at least
+// 0.85 (0.65 for a ball above 1.5 m). Otherwise the press is a defender's and is not
+// queued: an opponent's ball won by a player who had pressed a pass is his, not struck on.
+bool kick_press_counts(const World& w, int p) {
+  if (w.m.steps == 0) return false;  // GRF, measured: a kick pressed on an episode's first step is never played
+  if (w.m.game_mode != kModeNormal || w.ball.owner == p) return true;
+  const int team = team_of(p);
+  float mine, theirs;
+  if (w.ball.owner < 0) {
+    const BallRace race = race_to_loose_ball(w);
+    if (race.team_fastest[team] == p && race.team_best[team] <= race.team_best[1 - team]) return true;
+    mine = race.seconds[p];
+    theirs = race.team_best[1 - team];
+  } else {
+    mine = distance(player_pos(w, p), ball_pos(w)) / kSprintSpeed;
+    theirs = team_of(w.ball.owner) != team ? 0.0f : 1e30f;
+    for (int s = 0; s < w.team_size[1 - team] && theirs > 0.0f; ++s) {
+      const int q = first_of(1 - team) + s;
+      if (w.p.present[q]) theirs = std::fmin(theirs, distance(player_pos(w, q), ball_pos(w)) / kSprintSpeed);
+    }
+  }
+  const float context = (theirs + 0.2f) / (mine + 0.2f) - 1.0f + 0.15f + (w.ball.z > 1.5f ? 0.2f : 0.0f);
+  return context >= 0.0f;
 }
 
 bool set_piece_frozen(const World& w) {
@@ -240,14 +281,20 @@ void apply_agent_actions(World& w, const int32_t* actions) {
     bool frozen = set_piece_frozen(w);
     // GRF, measured: the first kick pressed is the one played; presses during its
     // wind-up (a shot after a pass, a pass after a shot) change nothing.
-    if (act >= kLongPass && act <= kShot && !frozen && agent.pending_kick == 0) {
+    if (act >= kLongPass && act <= kShot && !frozen && agent.pending_kick == 0 && kick_press_counts(w, p)) {
       agent.pending_kick = static_cast<int8_t>(act);
       agent.pending_steps = kKickBufferSteps;
     } else if (act == kSliding && !frozen && w.m.game_mode == kModeNormal) {
       start_slide(w, p);
     }
+    if (agent.pending_kick && w.ball.owner != p && ball_struck_away_from(w, p))
+      agent.pending_kick = agent.pending_steps = 0;  // GRF drops the buffer when the ball flies off
     if (agent.pending_kick && w.ball.owner == p && !frozen) {
-      if (agent.kick_windup == 0) agent.kick_windup = static_cast<int8_t>(kick_windup_steps(w, agent));
+      if (agent.kick_windup == 0) {
+        const int pressed_ago = kKickBufferSteps - agent.pending_steps;
+        agent.kick_windup = static_cast<int8_t>(
+            w.ball.first_touch_is_kick ? std::max(1, kFirstTouchKickSteps - pressed_ago) : kick_windup_steps(w, agent));
+      }
       if (--agent.kick_windup == 0) execute_kick(w, agent, agent.pending_kick);
     } else {
       agent.kick_windup = 0;  // the ball was lost before the kick: it is off

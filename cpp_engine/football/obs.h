@@ -30,7 +30,7 @@ inline float obs_dx(const Perspective& v, float vx) { return vx * kStepSeconds *
 inline float obs_dy(const Perspective& v, float vy) { return vy * kStepSeconds * kYToObs * v.sign; }
 // 0 none, 1 the agent's team, 2 the opponents.
 inline int owned_side(const World& w, const Perspective& v) {
-  int t = ball_owner_team(w);
+  int t = reported_owner_team(w);
   return t < 0 ? 0 : (t == v.own ? 1 : 2);
 }
 

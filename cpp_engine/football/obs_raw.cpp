@@ -57,7 +57,7 @@ void write_obs_raw(const World& w, int agent, int n_sticky, float* out) {
   *o++ = 0.0f;
   int side = owned_side(w, v);
   *o++ = static_cast<float>(side - 1);
-  *o++ = static_cast<float>(w.ball.owner < 0 ? -1 : slot_of(w.ball.owner));
+  *o++ = static_cast<float>(reported_owner(w) < 0 ? -1 : slot_of(reported_owner(w)));
   for (int k = 0; k < 2; ++k) {
     int team = k == 0 ? v.own : v.opp;
     int n = w.team_size[team];

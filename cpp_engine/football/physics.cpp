@@ -77,7 +77,19 @@ bool keeper_may_handle(const World& w, int p) {
          std::fabs(w.ball.y) < kPenaltyBoxHalfWidth;
 }
 
+// The ball's owner has a kick pressed and winding up (not the AI's: it decides with the ball).
+static bool kick_pending_for(const World& w, int player) {
+  const int agent = w.p.controlled_by[player];
+  return agent >= 0 && !w.agents[agent].builtin_ai && w.agents[agent].player == player &&
+         w.agents[agent].pending_kick != 0;
+}
+
 void give_ball(World& w, int player) {
+  // A kick pressed in the very step he reaches the ball comes after his first touch (GRF,
+  // measured: pressed as he gets there, he is reported on the ball first).
+  const int agent = w.p.controlled_by[player];
+  w.ball.first_touch_is_kick = w.m.game_mode == kModeNormal && kick_pending_for(w, player) &&
+                               w.agents[agent].pending_steps < kKickBufferSteps - 1;
   w.ball.owner = player;
   w.ball.last_touch = player;
   w.ball.pass_receiver = -1;
@@ -86,8 +98,14 @@ void give_ball(World& w, int player) {
   w.ball.vz = 0.0f;
 }
 
+void forget_cancelled_first_touch_kick(World& w) {
+  if (w.ball.first_touch_is_kick && (w.ball.owner < 0 || !kick_pending_for(w, w.ball.owner)))
+    w.ball.first_touch_is_kick = false;
+}
+
 void free_ball(World& w, Vec2 vel, float vz, int kicker) {
   w.ball.owner = -1;
+  w.ball.first_touch_is_kick = false;
   w.ball.vx = vel.x;
   w.ball.vy = vel.y;
   w.ball.vz = vz;

@@ -17,7 +17,7 @@ void compute_rewards(World& w, const EnvConfig& cfg, int prev_score_left, int pr
     if (scoring >= 1.0f) {
       checkpoints = 0.1f * (kNumCheckpoints - agent.checkpoints_collected);
       agent.checkpoints_collected = kNumCheckpoints;
-    } else if (w.ball.owner >= 0 && w.ball.owner == agent.player && team_of(w.ball.owner) == agent.team) {
+    } else if (reported_owner(w) >= 0 && reported_owner(w) == agent.player && team_of(reported_owner(w)) == agent.team) {
       // Distance to the opponent goal centre (1, 0), in GRF units, from the agent's side.
       float sign = agent.team == 0 ? 1.0f : -1.0f;
       float dx = (w.ball.x * sign) * kXToObs - 1.0f;

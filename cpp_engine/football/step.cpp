@@ -27,8 +27,9 @@ void step_world(World& w, const EnvConfig& cfg, const int32_t* actions) {
   update_stamina(w);
   ++w.m.steps;
 
+  forget_cancelled_first_touch_kick(w);
   bool possession_changed = false;
-  int owned = ball_owner_team(w);
+  int owned = reported_owner_team(w);
   if (owned >= 0) {
     possession_changed = w.m.last_owned_team >= 0 && owned != w.m.last_owned_team;
     w.m.last_owned_team = owned;

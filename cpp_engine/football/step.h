@@ -75,6 +75,10 @@ float team_difficulty(const ScenarioConfig& sc, int team);
 inline const ScenarioConfig& scenario_of(const EnvConfig& cfg, const World& w) {
   return cfg.scenario[w.m.episode & 1];
 }
+// GRF's human controller keeps a kick pressed off the ball queued for 2 s (its action
+// buffer), so a press on the way to the ball is played as the first touch: 2 s, and the
+// steps its animation takes to reach the ball (control.cpp).
+constexpr int kKickBufferSteps = 24;
 void give_ball(World& w, int player);
 // True with probability `chance`; in deterministic mode, whenever chance >= 0.5.
 bool roll_chance(World& w, float chance);
@@ -84,6 +88,9 @@ float nearest_opponent_distance(const World& w, int team, Vec2 pos, int* who = n
 // ball, 1 when the ball is on `player`'s side of him.
 float ball_duel_likeliness(const World& w, int player);
 void free_ball(World& w, Vec2 vel, float vz, int kicker);
+// Ball::first_touch_is_kick ends when the owner's pressed kick is called off (he loses the
+// agent's selection or the AI takes him over) while he keeps the ball.
+void forget_cancelled_first_touch_kick(World& w);
 void start_set_piece(World& w, int mode, int team, Vec2 spot);
 // rules.cpp: a handball by `player` at `spot` (penalty in his own box, else a free kick).
 void award_handball(World& w, int player, Vec2 spot);

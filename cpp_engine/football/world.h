@@ -42,6 +42,10 @@ struct Ball {
   int pass_receiver;    // intended receiver of the ball in flight, -1 if none
   bool shot_in_flight;  // last kick was a shot (keepers react to it)
   float flight_time;    // seconds since the ball was last struck (a keeper needs time to react)
+  // The owner took the ball with a kick already pressed: GRF's first touch is that kick, and
+  // GRF reports as owner only the last toucher while the ball is at his feet and not yet
+  // struck, so nobody is reported owning it until it leaves (reported_owner()).
+  bool first_touch_is_kick;
 };
 
 // One controlled agent: which player it drives now and its sticky actions.
@@ -96,6 +100,12 @@ inline Vec2 player_pos(const World& w, int p) { return {w.p.x[p], w.p.y[p]}; }
 inline Vec2 player_vel(const World& w, int p) { return {w.p.vx[p], w.p.vy[p]}; }
 inline Vec2 ball_pos(const World& w) { return {w.ball.x, w.ball.y}; }
 inline int ball_owner_team(const World& w) { return w.ball.owner < 0 ? -1 : team_of(w.ball.owner); }
+// Who GRF's observation says owns the ball (ball_owned_player / _team, the possession-change
+// ending, the checkpoint reward): the carrier, unless his first touch is a pressed kick.
+inline int reported_owner(const World& w) {
+  return w.ball.first_touch_is_kick ? -1 : w.ball.owner;
+}
+inline int reported_owner_team(const World& w) { return reported_owner(w) < 0 ? -1 : team_of(reported_owner(w)); }
 // x of the goal a team attacks.
 // The built-in AI moves this player this step: no agent controls him, or his agent chose
 // builtin_ai (v2), which hands him to the AI as if no agent were there.

@@ -214,7 +214,8 @@ def test_switch_hands_control_to_another_player_for_a_while(scenario_file):
 
 def test_release_shot_withdraws_a_shot_pressed_before_the_ball_arrived(scenario_file):
     # The runner reaches the loose ball on the 8th step; a shot pressed on the 7th is
-    # buffered and played first time, unless released before the ball arrives.
+    # buffered and played first time (so, as in GRF, he is never reported on the ball),
+    # unless released before the ball arrives.
     path = scenario_file((0.36, 0.0), [(-1.0, 0.0, "GK"), (0.3, 0.0, "CF")], [(1.0, 0.0, "GK", True)],
                          game_duration=100, deterministic=True, **NO_END_FLAGS)
     env = trackfield.make(path, representation="raw", action_set="full")
@@ -227,7 +228,7 @@ def test_release_shot_withdraws_a_shot_pressed_before_the_ball_arrived(scenario_
     plain = owners(run + [A["idle"]] * 10)
     assert plain.index(1) == 7 and plain[-1] == 1
     shot = owners(run + [A["shot"]] + [A["idle"]] * 9)
-    assert 1 in shot and shot[-1] == -1  # taken, then struck
+    assert 1 not in shot and shot[-1] == -1  # struck with his first touch
     withdrawn = owners(run + [A["shot"], A["release_shot"]] + [A["idle"]] * 8)
     assert withdrawn[-1] == 1
     other = owners(run + [A["shot"], A["release_short_pass"]] + [A["idle"]] * 8)

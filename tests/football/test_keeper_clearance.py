@@ -20,13 +20,13 @@ def test_keeper_clears_a_ball_to_touch_with_the_passer_close(scenario_file):
                          [(0.86, 0.0, "GK")], game_duration=60, deterministic=False, **ACADEMY_FLAGS)
     env = trackfield.make(path, representation="raw")
     cleared = 0
-    for seed in range(8):
+    for seed in range(16):
         env.reset(seed=seed)
-        steps = step_until_done(env, [SHORT_PASS] + [0] * 60)
+        steps = step_until_done(env, [0, SHORT_PASS] + [0] * 60)  # GRF ignores a first-step kick
         # Before the change he gathered most such balls: a possession change ended the episode.
         assert all(obs["ball_owned_team"] != 1 for obs, *_ in steps), f"seed {seed}: the keeper took the ball"
         obs = steps[-1][0]
         if obs["game_mode"] == GAME_MODE["throw_in"]:
             cleared += 1
     # The others: the pass got past him (the left keeper has it, or it rolled on).
-    assert cleared >= 3
+    assert cleared >= 4  # 6 of 16

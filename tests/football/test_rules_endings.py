@@ -79,9 +79,10 @@ def test_goal_without_end_on_score_restarts_with_kickoff_for_the_other_team(scen
     # dribble over the goal line wide of the post: goal kick for the defenders
     ("run_past_line", (0.9, 0.3), (0.89, 0.3), [5] * 60, "goal_kick"),
     # a long / high pass by a player with no team-mate goes straight on, over the goal
-    # line wide of the goal
-    ("long_pass_wide", (0.9, 0.3), (0.89, 0.3), [9] + [0] * 60, "goal_kick"),
-    ("high_pass_wide", (0.9, 0.3), (0.89, 0.3), [10] + [0] * 60, "goal_kick"),
+    # line wide of the goal (pressed on the second step: as in GRF, a kick pressed on an
+    # episode's first step is not played)
+    ("long_pass_wide", (0.9, 0.3), (0.89, 0.3), [0, 9] + [0] * 60, "goal_kick"),
+    ("high_pass_wide", (0.9, 0.3), (0.89, 0.3), [0, 10] + [0] * 60, "goal_kick"),
     # over the side line: throw-in
     ("run_over_sideline", (0.5, 0.4), (0.5, 0.39), [7] * 60, "throw_in"),
 ])
