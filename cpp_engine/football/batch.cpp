@@ -160,7 +160,9 @@ void FootballDomain::check_world(const World& w, const Config& cfg) {
         ag.switch_hold > kSwitchHoldSteps) fail("agent actions");
     if (ag.checkpoints_collected < 0 || ag.checkpoints_collected > kNumCheckpoints) fail("checkpoints");
   }
-  if (!player_ok(w.ball.owner) || !player_ok(w.ball.last_touch) || !player_ok(w.ball.pass_receiver)) fail("ball");
+  if (!player_ok(w.ball.owner) || !player_ok(w.ball.last_touch) || !player_ok(w.ball.pass_receiver) ||
+      w.ball.first_touch_steps < 0 || w.ball.first_touch_steps > kFirstTouchSteps)
+    fail("ball");
   if (w.m.game_mode < 0 || w.m.game_mode >= kNumGameModes) fail("game mode");
   if (w.m.restart_team < -1 || w.m.restart_team > 1 || !player_ok(w.m.taker)) fail("set piece");
   if (w.m.last_owned_team < -1 || w.m.last_owned_team > 1) fail("possession");

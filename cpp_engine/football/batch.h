@@ -17,7 +17,7 @@ struct FootballDomain {
   static constexpr const char* kName = "football";
   static constexpr uint32_t kSnapshotMagic = 0x42465446;  // "FTFB"
   // 2: the shared batch (live mask, per-agent returns); 3: full action set's agent flags;
-  // 4: Ball::first_touch_is_kick
+  // 4: Ball::first_touch_is_kick, first_touch_steps
   static constexpr uint32_t kSnapshotVersion = 4;
 
   static void check_config(const Config& cfg);

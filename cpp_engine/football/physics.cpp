@@ -90,6 +90,8 @@ void give_ball(World& w, int player) {
   const int agent = w.p.controlled_by[player];
   w.ball.first_touch_is_kick = w.m.game_mode == kModeNormal && kick_pending_for(w, player) &&
                                w.agents[agent].pending_steps < kKickBufferSteps - 1;
+  const bool at_start = w.m.steps == 0 && w.ball.last_touch < 0;
+  w.ball.first_touch_steps = w.m.game_mode == kModeNormal && at_start ? kFirstTouchSteps : 0;
   w.ball.owner = player;
   w.ball.last_touch = player;
   w.ball.pass_receiver = -1;
@@ -101,11 +103,13 @@ void give_ball(World& w, int player) {
 void forget_cancelled_first_touch_kick(World& w) {
   if (w.ball.first_touch_is_kick && (w.ball.owner < 0 || !kick_pending_for(w, w.ball.owner)))
     w.ball.first_touch_is_kick = false;
+  if (w.ball.first_touch_steps > 0) --w.ball.first_touch_steps;
 }
 
 void free_ball(World& w, Vec2 vel, float vz, int kicker) {
   w.ball.owner = -1;
   w.ball.first_touch_is_kick = false;
+  w.ball.first_touch_steps = 0;
   w.ball.vx = vel.x;
   w.ball.vy = vel.y;
   w.ball.vz = vz;

@@ -100,6 +100,7 @@ void start_set_piece(World& w, int mode, int team, Vec2 spot) {
   w.ball.z = w.ball.vx = w.ball.vy = w.ball.vz = 0.0f;
   w.ball.owner = -1;
   w.ball.first_touch_is_kick = false;
+  w.ball.first_touch_steps = 0;
   w.ball.pass_receiver = -1;
   w.ball.shot_in_flight = false;
   for (int p = 0; p < kMaxPlayers; ++p) {

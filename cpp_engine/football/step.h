@@ -79,6 +79,11 @@ inline const ScenarioConfig& scenario_of(const EnvConfig& cfg, const World& w) {
 // buffer), so a press on the way to the ball is played as the first touch: 2 s, and the
 // steps its animation takes to reach the ball (control.cpp).
 constexpr int kKickBufferSteps = 24;
+// Ball::first_touch_steps: GRF, measured (the first 40 random action streams of
+// academy_counterattack_hard, 3_vs_1 and run_to_score_with_keeper), a player starting at
+// the ball is first reported 1-3 steps in, and a kick pressed on the second step is his
+// first touch while one pressed on the third comes after it.
+constexpr int kFirstTouchSteps = 2;
 void give_ball(World& w, int player);
 // True with probability `chance`; in deterministic mode, whenever chance >= 0.5.
 bool roll_chance(World& w, float chance);
@@ -88,8 +93,9 @@ float nearest_opponent_distance(const World& w, int team, Vec2 pos, int* who = n
 // ball, 1 when the ball is on `player`'s side of him.
 float ball_duel_likeliness(const World& w, int player);
 void free_ball(World& w, Vec2 vel, float vz, int kicker);
-// Ball::first_touch_is_kick ends when the owner's pressed kick is called off (he loses the
-// agent's selection or the AI takes him over) while he keeps the ball.
+// Once a step: Ball::first_touch_is_kick ends when the owner's pressed kick is called off
+// (he loses the agent's selection or the AI takes him over) while he keeps the ball, and
+// Ball::first_touch_steps counts down.
 void forget_cancelled_first_touch_kick(World& w);
 void start_set_piece(World& w, int mode, int team, Vec2 spot);
 // rules.cpp: a handball by `player` at `spot` (penalty in his own box, else a free kick).

@@ -46,6 +46,9 @@ struct Ball {
   // GRF reports as owner only the last toucher while the ball is at his feet and not yet
   // struck, so nobody is reported owning it until it leaves (reported_owner()).
   bool first_touch_is_kick;
+  // Steps before a player who starts an episode with the ball within reach has touched it:
+  // GRF reports him only after that touch, and a kick he presses before it is the touch.
+  int8_t first_touch_steps;
 };
 
 // One controlled agent: which player it drives now and its sticky actions.
@@ -103,7 +106,7 @@ inline int ball_owner_team(const World& w) { return w.ball.owner < 0 ? -1 : team
 // Who GRF's observation says owns the ball (ball_owned_player / _team, the possession-change
 // ending, the checkpoint reward): the carrier, unless his first touch is a pressed kick.
 inline int reported_owner(const World& w) {
-  return w.ball.first_touch_is_kick ? -1 : w.ball.owner;
+  return w.ball.first_touch_is_kick || w.ball.first_touch_steps > 0 ? -1 : w.ball.owner;
 }
 inline int reported_owner_team(const World& w) { return reported_owner(w) < 0 ? -1 : team_of(reported_owner(w)); }
 // x of the goal a team attacks.
