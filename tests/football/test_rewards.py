@@ -77,6 +77,10 @@ def test_checkpoints_paid_on_first_possession_by_distance(scenario_file, rewards
     # Ball at (0.9, 0.3): distance 0.316 to (1, 0) passes thresholds 0.99 - k * 0.8 / 9 for k = 0..7.
     env = trackfield.make(_carrier_scenario(scenario_file, (0.9, 0.3)), rewards=rewards)
     env.reset(seed=0)
+    # As in GRF, a player starting at the ball is reported on it (and paid) once he has
+    # touched it, on the second step.
+    _, reward, _, _, info = env.step(0)
+    assert info["reward_components"]["checkpoints"] == 0.0
     _, reward, _, _, info = env.step(0)
     assert info["reward_components"]["checkpoints"] == pytest.approx(0.8, abs=1e-5)
     assert info["reward_components"]["scoring"] == 0.0
@@ -93,6 +97,7 @@ def test_checkpoints_paid_one_zone_at_a_time_while_dribbling(scenario_file):
     env = trackfield.make(_carrier_scenario(scenario_file, (0.01, 0.0), **NO_END_FLAGS, game_duration=300),
                           rewards="scoring,checkpoints", representation="raw")
     env.reset(seed=0)
+    env.step(0), env.step(0)  # his first touch (GRF reports him after it)
     paid = []
     for _ in range(150):
         obs, reward, terminated, truncated, info = env.step(5)
@@ -109,13 +114,14 @@ def test_checkpoints_paid_one_zone_at_a_time_while_dribbling(scenario_file):
 
 
 def test_scoring_episode_totals_one_checkpoint_reward(scenario_file):
-    # The carrier starts on the ball 16 m out (distance 0.3): the first step on the ball
-    # pays 8 checkpoints, then the shot's goal pays the last 2.
+    # The carrier starts on the ball 16 m out (distance 0.3): the first step he is reported
+    # on the ball (the second, after his first touch) pays 8 checkpoints, then the shot's
+    # goal pays the last 2.
     env = trackfield.make(_carrier_scenario(scenario_file, (0.7, 0.0)), rewards="scoring,checkpoints")
     env.reset(seed=0)
     rewards, checkpoints = [], []
     for step in range(40):
-        _, reward, terminated, truncated, info = env.step(0 if step == 0 else 12)
+        _, reward, terminated, truncated, info = env.step(0 if step < 2 else 12)
         rewards.append(reward)
         checkpoints.append(info["reward_components"]["checkpoints"])
         if terminated or truncated:
@@ -123,7 +129,7 @@ def test_scoring_episode_totals_one_checkpoint_reward(scenario_file):
     assert info["score"] == (1, 0)
     assert sum(checkpoints) == pytest.approx(1.0, abs=1e-5)
     # the goal step pays the goal plus the checkpoints still unpaid
-    assert checkpoints[0] == pytest.approx(0.8, abs=1e-5)
+    assert checkpoints[:2] == [0.0, pytest.approx(0.8, abs=1e-5)]
     assert checkpoints[-1] == pytest.approx(0.2, abs=1e-5)
     assert rewards[-1] == pytest.approx(1.2, abs=1e-5)
     assert sum(rewards) == pytest.approx(2.0, abs=1e-5)
@@ -148,6 +154,7 @@ def test_checkpoints_cleared_on_reset(scenario_file):
     env = trackfield.make(_carrier_scenario(scenario_file, (0.9, 0.3)), rewards="scoring,checkpoints")
     for seed in range(3):
         env.reset(seed=seed)
+        env.step(0)
         _, reward, *_ = env.step(0)
         assert reward == pytest.approx(0.8, abs=1e-5)
 
@@ -239,6 +246,7 @@ def test_right_team_agent_rewards_are_from_its_side(scenario_file):
                           number_of_left_players_agent_controls=0, number_of_right_players_agent_controls=1)
     obs, _ = env.reset(seed=0)
     assert np.allclose(obs["left_team"][1], [0.89, 0.3], atol=1e-6)  # its own team, its own frame
+    env.step(0)  # his first touch
     obs, reward, _, _, info = env.step(0)
     assert obs["ball_owned_team"] == 0 and info["ball_owned_team"] == 1
     assert reward == pytest.approx(0.8, abs=1e-5)

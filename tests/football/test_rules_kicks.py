@@ -27,6 +27,7 @@ def test_short_pass_reaches_teammate_ahead(scenario_file, receiver):
     env = trackfield.make(path, representation="raw")
     obs, _ = env.reset(seed=0)
     assert obs["active"] == 1
+    env.step(0)  # his first touch: GRF reports him on the ball after it
     obs, *_ = env.step(0)
     assert (obs["ball_owned_team"], obs["ball_owned_player"], obs["active"]) == (0, 1, 1)
     obs = press_kick(env, 11)  # the ball is on its way
@@ -50,6 +51,7 @@ def test_short_pass_reaches_teammate_after_turning_to_face_him(scenario_file, re
                          FAR_LAZY_KEEPER, game_duration=200, deterministic=True, **ACADEMY_FLAGS)
     env = trackfield.make(path, representation="raw")
     env.reset(seed=0)
+    env.step(turn)  # his first touch
     obs, *_ = env.step(turn)
     assert (obs["ball_owned_team"], obs["ball_owned_player"]) == (0, 1)
     obs = press_kick(env, 11)
@@ -131,7 +133,7 @@ def test_a_pass_goes_to_the_best_placed_mate_even_behind(scenario_file):
                          game_duration=100, deterministic=True, **ACADEMY_FLAGS)
     env = trackfield.make(path, representation="raw")
     env.reset(seed=0)
-    env.step(5)
+    env.step(5), env.step(5)  # his first touch: GRF reports him on the ball after it
     obs = press_kick(env, 11)
     assert obs["ball_direction"][0] < 0  # backwards, towards our keeper
     assert obs["active"] == 0  # the agent drives the receiver, the keeper included (GRF)
@@ -186,7 +188,7 @@ def test_a_driven_shot_from_55_m_dies_on_the_grass_as_grfs_does(scenario_file):
                          game_duration=200, deterministic=True, **ACADEMY_FLAGS)
     env = trackfield.make(path, representation="raw")
     env.reset(seed=0)
-    env.step(5)
+    env.step(5), env.step(5)  # his first touch: GRF reports him on the ball after it
     obs = press_kick(env, 12)
     start = np.array(obs["ball"][:2]) * METRES
     speeds, positions = [], []
@@ -211,6 +213,7 @@ def test_the_first_kick_pressed_is_the_one_played(scenario_file, presses, to_goa
                          FAR_LAZY_KEEPER, game_duration=100, deterministic=True, **ACADEMY_FLAGS)
     env = trackfield.make(path, representation="raw")
     env.reset(seed=0)
+    env.step(5)  # his first touch
     obs, *_ = env.step(5)
     assert obs["ball_owned_player"] == 1
     env.step(presses[0])

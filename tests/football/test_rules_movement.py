@@ -147,6 +147,7 @@ def test_lazy_defender_never_wins_the_ball(scenario_file):
     env = trackfield.make(_carrier_next_to_defender(scenario_file, True), representation="raw")
     for seed in range(8):
         env.reset(seed=seed)
+        env.step(0)  # his first touch: GRF reports him on the ball after it
         obs, *_ = env.step(0)
         assert obs["ball_owned_team"] == 0
         defender = obs["right_team"][1].copy()

@@ -107,6 +107,7 @@ def test_slide_from_behind_gives_penalty_in_the_box_and_free_kick_outside(scenar
     env = trackfield.make(path, representation="raw", number_of_left_players_agent_controls=1,
                           number_of_right_players_agent_controls=1)
     env.reset(seed=0)
+    env.step([0, 0])  # his first touch: GRF reports him on the ball after it
     obs, *_ = env.step([0, 0])
     assert int(obs["ball_owned_team"][0]) == 0  # the carrier has it
     obs, info, _ = first_stoppage(env, [[0, 16]] + [[0, 0]] * 10)
