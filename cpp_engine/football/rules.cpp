@@ -9,7 +9,7 @@ namespace trackfield::football {
 
 namespace {
 
-constexpr float kTackleChance = 0.03f;   // per step, for a defender at the ball
+constexpr float kTackleChance = 0.15f;   // per step, for a defender at the ball
 constexpr float kTackleFoulChance = 0.015f;
 constexpr float kTackleMinDuel = 0.2f;   // GRF's AI interferes only from this ball_duel_likeliness
 constexpr float kSlideFromBehindFoul = 0.6f;
