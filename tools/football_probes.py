@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Two scripted probes of GRF's game mechanics, run the same way on real GRF or trackfield.
+"""Scripted probes of GRF's game mechanics, run the same way on real GRF or trackfield.
 
     $GRF_VENV/bin/python tools/football_probes.py grf passes
     PYTHONPATH=pkg python tools/football_probes.py trackfield passes
@@ -7,6 +7,9 @@
     $GRF_VENV/bin/python tools/football_probes.py grf keeper_claim
     $GRF_VENV/bin/python tools/football_probes.py grf shots
     $GRF_VENV/bin/python tools/football_probes.py grf scripted
+    $GRF_VENV/bin/python tools/football_probes.py grf kick_buffer
+    $GRF_VENV/bin/python tools/football_probes.py grf first_touch
+    $GRF_VENV/bin/python tools/football_probes.py grf duel
 
 Each probe writes small GRF-format scenario files. GRF only loads scenarios by module name
 from its own package, so they go into ``gfootball/scenarios/`` of the interpreter that runs
@@ -26,6 +29,18 @@ keeper_claim: an attacker 21 m out with the ball runs straight at the keeper (ce
 shots: an attacker 14 m out, centrally, runs (or stands) for four steps in one direction and
   shoots, keeping the direction held; printed per direction over 16 engine seeds: goals,
   balls out, keeper holds.
+kick_buffer: a loose ball 3-28 m ahead of the selected player, who runs at it and presses a
+  short pass once, on the second step; printed per distance over two engine seeds: the
+  step the ball was struck (None: never) and the reported owner each step (L / R / .).
+  GRF queues the press for 2 s and plays it as his first touch, never reporting him.
+first_touch: 40 fixed random action streams (seeded 1000 + k) from reset in four academy
+  scenarios; printed per stream: what came first, the left team reported on the ball
+  (own@step) or the ball struck (kick@step), then the stream's first ten actions. GRF
+  reports a player only after his first touch, ignores a kick pressed on the first step,
+  and plays one pressed before the touch as that touch.
+duel: a carrier runs straight at one AI centre-back 22 m ahead (running, sprinting, or
+  dribbling held), the keeper behind; printed over 20 engine seeds: how the episodes ended
+  (keeper: the right team took the ball), mean length, the median x where it ended.
 scripted: the demo's scripted policy (`trackfield.demo.scripted_action`, restated here so
   that GRF's interpreter needs no trackfield: run at the ball; with it, run at goal and shoot
   from inside 0.72, |y| < 0.2) on five academy scenarios, simple115v2, 20 engine seeds;
@@ -236,7 +251,92 @@ def probe_loose_ball(engine):
             break
 
 
+def probe_kick_buffer(engine):
+    folder, in_package = scenario_folder()
+    for metres in (3, 6, 10, 15, 20, 28):
+        name = f"tfprobe_buffer_{metres}"
+        write_scenario(folder, name, duration=400, end_on_possession="True", ball_x=metres / METRES_PER_UNIT,
+                       ball_y=0.0, carrier_x=0.0)
+        reset, step = make_env(engine, folder, in_package, name)
+        cells = []
+        for seed in range(2):
+            reset(seed)
+            owners, struck = "", None
+            for t in range(45):
+                obs, done = step(11 if t == 1 else 5)
+                speed = float(np.hypot(*obs["ball_direction"][:2])) * 10 * METRES_PER_UNIT
+                if struck is None and speed > 12.0:
+                    struck = t
+                owners += {-1: ".", 0: "L", 1: "R"}[int(obs["ball_owned_team"])]
+                if done:
+                    break
+            cells.append(f"struck {struck} {owners}")
+        print(f"{engine} kick_buffer {metres:2d} m: " + " | ".join(cells), flush=True)
+
+
+FIRST_TOUCH_NAMES = "id L TL T TR R BR B BL lp hp sp sh spr rd rs sl dr rdr".split()
+
+
+def probe_first_touch(engine):
+    for scenario in ("academy_counterattack_hard", "academy_3_vs_1_with_keeper",
+                     "academy_run_to_score_with_keeper", "academy_pass_and_shoot_with_keeper"):
+        if engine == "grf":
+            import gfootball.env as fe
+            env = fe.create_environment(env_name=scenario, representation="raw", render=False)
+        else:
+            import trackfield
+            env = trackfield.make(scenario, representation="raw")
+        for k in range(40):
+            actions = np.random.default_rng(1000 + k).integers(19, size=30)
+            if engine == "grf":
+                env.unwrapped._config._values["game_engine_random_seed"] = k
+                env.reset()
+            else:
+                env.reset(seed=k)
+            first = "none"
+            for t, action in enumerate(actions):
+                if engine == "grf":
+                    obs, _, done, _ = env.step(int(action))
+                    obs = obs[0]
+                else:
+                    obs, _, terminated, truncated, _ = env.step(int(action))
+                    done = terminated or truncated
+                speed = float(np.hypot(*obs["ball_direction"][:2])) * 10 * METRES_PER_UNIT
+                owner = int(obs["ball_owned_team"])
+                if owner >= 0 or speed > 8.0:
+                    first = f"{'own' if owner == 0 else 'right' if owner == 1 else 'kick'}@{t}"
+                    break
+                if done:
+                    break
+            print(f"{engine} first_touch {scenario} {k:2d} {first:8s} "
+                  + " ".join(FIRST_TOUCH_NAMES[a] for a in actions[:10]), flush=True)
+
+
+def probe_duel(engine):
+    folder, in_package = scenario_folder()
+    name = "tfprobe_duel"
+    write_scenario(folder, name, duration=200, end_on_possession="True", ball_x=0.02, ball_y=0.0, carrier_x=0.0)
+    with open(os.path.join(folder, name + ".py"), "a") as f:
+        f.write("  builder.AddPlayer(-0.4, 0.0, e_PlayerRole_CB)\n")
+    reset, step = make_env(engine, folder, in_package, name)
+    for variant, lead in (("run", []), ("sprint", [13]), ("dribble", [17])):
+        endings, lengths, where = {}, [], []
+        for seed in range(20):
+            reset(seed)
+            for t, action in enumerate([0] + lead + [5] * 200):
+                obs, done = step(action)
+                if done:
+                    break
+            ending = episode_ending(obs, float(obs["score"][0]) - float(obs["score"][1]))
+            endings[ending] = endings.get(ending, 0) + 1
+            lengths.append(t + 1)
+            where.append(float(obs["ball"][0]))
+        print(f"{engine} duel {variant}: {endings}, mean length {np.mean(lengths):.1f} steps, "
+              f"ended at x {np.median(where):.2f} (median)", flush=True)
+
+
 if __name__ == "__main__":
     engine, probe = sys.argv[1], sys.argv[2]
     {"passes": probe_passes, "loose_ball": probe_loose_ball, "keeper_claim": probe_keeper_claim,
-     "shots": probe_shots, "scripted": probe_scripted}[probe](engine)
+     "shots": probe_shots, "scripted": probe_scripted, "kick_buffer": probe_kick_buffer,
+     "first_touch": probe_first_touch, "duel": probe_duel}[probe](engine)

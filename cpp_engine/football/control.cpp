@@ -8,9 +8,10 @@ namespace trackfield::football {
 
 namespace {
 
-// ... and that kick's animation has run while he got there: it meets the ball no sooner
-// than 3 steps after the press (GRF, measured: pressed 1-4 steps after reset, struck at
-// steps 5, 5, 6, 7) and at once if the press is older.
+// A kick queued on the way to the ball (kKickBufferSteps) has run its animation while he
+// got there: it meets the ball no sooner than 3 steps after the press (GRF, measured:
+// pressed 1-4 steps after reset, struck at steps 5, 5, 6, 7) and at once if the press is
+// older.
 constexpr int kFirstTouchKickSteps = 3;
 
 float player_speed(const World& w, int p, bool sprint, bool dribble) {

@@ -100,7 +100,7 @@ void give_ball(World& w, int player) {
   w.ball.vz = 0.0f;
 }
 
-void forget_cancelled_first_touch_kick(World& w) {
+void update_first_touch(World& w) {
   if (w.ball.first_touch_is_kick && (w.ball.owner < 0 || !kick_pending_for(w, w.ball.owner)))
     w.ball.first_touch_is_kick = false;
   if (w.ball.first_touch_steps > 0) --w.ball.first_touch_steps;

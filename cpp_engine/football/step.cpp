@@ -27,7 +27,7 @@ void step_world(World& w, const EnvConfig& cfg, const int32_t* actions) {
   update_stamina(w);
   ++w.m.steps;
 
-  forget_cancelled_first_touch_kick(w);
+  update_first_touch(w);
   bool possession_changed = false;
   int owned = reported_owner_team(w);
   if (owned >= 0) {

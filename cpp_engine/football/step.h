@@ -96,7 +96,7 @@ void free_ball(World& w, Vec2 vel, float vz, int kicker);
 // Once a step: Ball::first_touch_is_kick ends when the owner's pressed kick is called off
 // (he loses the agent's selection or the AI takes him over) while he keeps the ball, and
 // Ball::first_touch_steps counts down.
-void forget_cancelled_first_touch_kick(World& w);
+void update_first_touch(World& w);
 void start_set_piece(World& w, int mode, int team, Vec2 spot);
 // rules.cpp: a handball by `player` at `spot` (penalty in his own box, else a free kick).
 void award_handball(World& w, int player, Vec2 spot);

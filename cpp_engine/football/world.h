@@ -104,7 +104,8 @@ inline Vec2 player_vel(const World& w, int p) { return {w.p.vx[p], w.p.vy[p]}; }
 inline Vec2 ball_pos(const World& w) { return {w.ball.x, w.ball.y}; }
 inline int ball_owner_team(const World& w) { return w.ball.owner < 0 ? -1 : team_of(w.ball.owner); }
 // Who GRF's observation says owns the ball (ball_owned_player / _team, the possession-change
-// ending, the checkpoint reward): the carrier, unless his first touch is a pressed kick.
+// ending, the checkpoint reward): the carrier, once he has touched it and unless that touch
+// is a kick he pressed before reaching it.
 inline int reported_owner(const World& w) {
   return w.ball.first_touch_is_kick || w.ball.first_touch_steps > 0 ? -1 : w.ball.owner;
 }

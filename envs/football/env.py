@@ -121,14 +121,22 @@ class FootballEnv(BatchEnv):
     Movement, sprint and dribble (and the full set's keeper_rush, pressure and
     team_pressure) are sticky until released. Passes go to the team-mate best placed
     in the kicking direction; shots aim inside a post with an error that grows with
-    distance, pressure and fatigue. A kick pressed up to 0.3 s before the ball arrives
-    is played first time.
+    distance, pressure and fatigue. As in GRF, a kick pressed on the way to a ball the
+    player's team will win (he is its designated possession player, or nearly as quick
+    to it as the opponents) stays queued for 2 s and is played as his first touch; a
+    press while an opponent has the ball, or on an episode's first step, does nothing.
 
     ## Rewards
     | Component | Weight | When it fires |
     |---|---|---|
     | scoring | 1 | +1 when the agent's team scores, -1 when it concedes |
     | checkpoints | 1 with `rewards="scoring,checkpoints"`, else 0 | +0.1 the first time the agent's player carries the ball into each of 10 zones nearer the opponent goal (distance <= 0.99 - k * 0.8 / 9); on scoring, all unpaid checkpoints are paid; at most 1 per episode |
+
+    Who owns the ball (`ball_owned_team` / `ball_owned_player`, simple115v2's 94-96,
+    the checkpoints and the possession-change ending) is GRF's reported owner: the
+    player with the ball at his feet once he has touched it. Nobody owns it while a kick
+    pressed before he reached it is his first touch, nor for the first step of an
+    episode that starts with the ball at a player's feet.
 
     `info["reward_components"]` reports both components every step, weighted or not.
     `info` also holds `score` (left goals, right goals), `steps`, `game_mode` and
