@@ -524,7 +524,17 @@ BallRace race_to_loose_ball(const World& w) {
   return race;
 }
 
-void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai) {
+const BallRace& ball_race(const World& w, BallRaceCache& cache) {
+  const Ball& b = w.ball;
+  if (!cache.valid || cache.x != b.x || cache.y != b.y || cache.vx != b.vx || cache.vy != b.vy) {
+    cache.race = race_to_loose_ball(w);
+    cache.valid = true;
+    cache.x = b.x, cache.y = b.y, cache.vx = b.vx, cache.vy = b.vy;
+  }
+  return cache.race;
+}
+
+void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache& races) {
   const int owner_team = ball_owner_team(w);
   const bool stopped = w.m.game_mode != kModeNormal;
   // What the team's agents ask of the AI: the full action set's team orders.
@@ -535,8 +545,8 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai) {
     keeper_rush[ag.team] |= ag.keeper_rush;
     team_pressure[ag.team] |= ag.team_pressure;
   }
-  BallRace race;
-  bool race_known = false;
+  // Worked out once, at the first need: a kick later in the loop leaves it as it was.
+  const BallRace* race = nullptr;
   for (int team = 0; team < 2; ++team) {
     TeamView tv = team_view(sc, team);
     // Chasers: the team's AI players nearest the ball go for it when it is not theirs.
@@ -563,9 +573,9 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai) {
     // AI 1.0 scored 1.5 a game against easy where GRF's scores 2.3 (docs/football_fidelity.md).
     int loose_ball_winner = -1;
     if (owner_team < 0 && !stopped && chaser >= 0) {
-      if (!race_known) race = race_to_loose_ball(w), race_known = true;
-      const int winner = race.team_fastest[1 - team];
-      if (race.team_best[1 - team] < race.team_best[team] && winner >= 0 && !ai_drives(w, winner))
+      if (!race) race = &ball_race(w, races);
+      const int winner = race->team_fastest[1 - team];
+      if (race->team_best[1 - team] < race->team_best[team] && winner >= 0 && !ai_drives(w, winner))
         loose_ball_winner = winner;
     }
     int reaction = static_cast<int>(std::lround(2.0f * (1.0f - tv.difficulty)));
@@ -615,8 +625,8 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai) {
         move_towards(w, p, intercept_point(w, p), false);  // meet the pass
       } else if (w.p.role[p] == kRoleGK) {
         const bool loose = owner_team < 0 && !stopped;
-        if (loose && !race_known) race = race_to_loose_ball(w), race_known = true;
-        decide_keeper(w, p, tv, keeper_rush[team], loose ? &race : nullptr);
+        if (loose && !race) race = &ball_race(w, races);
+        decide_keeper(w, p, tv, keeper_rush[team], loose ? race : nullptr);
       } else if (p == chaser || p == second) {
         Vec2 target = intercept_point(w, p);
         // owner_team is this step's start; a carrier earlier in the loop may have kicked since.

@@ -43,13 +43,13 @@ bool ball_struck_away_from(const World& w, int p) {
 // possession amount, (opponents' time to the ball + 0.2 s) / (his + 0.2 s), is at least
 // 0.85 (0.65 for a ball above 1.5 m). Otherwise the press is a defender's and is not
 // queued: an opponent's ball won by a player who had pressed a pass is his, not struck on.
-bool kick_press_counts(const World& w, int p) {
+bool kick_press_counts(const World& w, int p, BallRaceCache& races) {
   if (w.m.steps == 0) return false;  // GRF, measured: a kick pressed on an episode's first step is never played
   if (w.m.game_mode != kModeNormal || w.ball.owner == p) return true;
   const int team = team_of(p);
   float mine, theirs;
   if (w.ball.owner < 0) {
-    const BallRace race = race_to_loose_ball(w);
+    const BallRace& race = ball_race(w, races);
     if (race.team_fastest[team] == p && race.team_best[team] <= race.team_best[1 - team]) return true;
     mine = race.seconds[p];
     theirs = race.team_best[1 - team];
@@ -141,9 +141,9 @@ bool magnet_to_ball(World& w, int p, const Agent& agent) {
 // while an opponent would be there first, his run bends towards the ball by how near he
 // is to winning the race and how well the pressed way agrees, and not at all when he
 // heads for his own half.
-bool chase_loose_ball(World& w, int p, const Agent& agent) {
+bool chase_loose_ball(World& w, int p, const Agent& agent, BallRaceCache& races) {
   if (w.ball.owner >= 0 || w.m.game_mode != kModeNormal) return false;
-  const BallRace race = race_to_loose_ball(w);
+  const BallRace& race = ball_race(w, races);
   const float mine = race.seconds[p];
   // Only the team's man nearest the ball (GRF's designated team possession player).
   if (mine > race.team_best[agent.team]) return false;
@@ -264,7 +264,7 @@ bool press_ball(World& w, int p, const Agent& agent) {
 
 }  // namespace
 
-void apply_agent_actions(World& w, const int32_t* actions) {
+void apply_agent_actions(World& w, const int32_t* actions, BallRaceCache& races) {
   for (int a = 0; a < w.num_agents; ++a) {
     Agent& agent = w.agents[a];
     int act = actions[a];
@@ -282,7 +282,7 @@ void apply_agent_actions(World& w, const int32_t* actions) {
     bool frozen = set_piece_frozen(w);
     // GRF, measured: the first kick pressed is the one played; presses during its
     // wind-up (a shot after a pass, a pass after a shot) change nothing.
-    if (act >= kLongPass && act <= kShot && !frozen && agent.pending_kick == 0 && kick_press_counts(w, p)) {
+    if (act >= kLongPass && act <= kShot && !frozen && agent.pending_kick == 0 && kick_press_counts(w, p, races)) {
       agent.pending_kick = static_cast<int8_t>(act);
       agent.pending_steps = kKickBufferSteps;
     } else if (act == kSliding && !frozen && w.m.game_mode == kModeNormal) {
@@ -314,7 +314,7 @@ void apply_agent_actions(World& w, const int32_t* actions) {
       run_to_meet_ball(w, p, agent, false);
     } else if (magnet_to_ball(w, p, agent)) {
       // handled: stepping onto a loose ball at the feet
-    } else if (chase_loose_ball(w, p, agent)) {
+    } else if (chase_loose_ball(w, p, agent, races)) {
       // handled: the selected player goes for a loose ball (GRF's magnet)
     } else if (press_ball(w, p, agent)) {
       // handled: running at the ball (full action set's pressure)

@@ -11,8 +11,9 @@ void step_world(World& w, const EnvConfig& cfg, const int32_t* actions) {
   w.m.goal_this_step[0] = w.m.goal_this_step[1] = false;
 
   if (w.m.game_mode != kModeNormal) run_set_piece(w);
-  apply_agent_actions(w, actions);
-  run_ai(w, sc, cfg.teammate_ai);
+  BallRaceCache races;
+  apply_agent_actions(w, actions, races);
+  run_ai(w, sc, cfg.teammate_ai, races);
   ContactPairs contacts;
   const int num_contacts = find_contact_candidates(w, contacts);
   for (int sub = 0; sub < kSubsteps; ++sub) {

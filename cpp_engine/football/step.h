@@ -13,15 +13,6 @@ namespace trackfield::football {
 void reset_world(World& w, const EnvConfig& cfg, uint64_t seed, int episode);
 void place_kickoff(World& w, int kicking_team);
 
-// control.cpp: agents' actions -> active players' intents, sticky flags, kicks.
-void apply_agent_actions(World& w, const int32_t* actions);
-void select_active_players(World& w);
-
-// ai.cpp: the built-in AI moves every player no agent drives (and those whose agent
-// chose builtin_ai); with teammate_ai false, an agent's team-mates stand idle instead.
-void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai);
-// Where player p can meet the moving ball: its position after the time needed to run there.
-Vec2 intercept_point(const World& w, int p);
 // Who gets to a loose ball first: each player's seconds to reach it at a sprint along its
 // rolling path, and each team's quickest (GRF's Team::GetTimeNeededToGetToBall).
 struct BallRace {
@@ -30,6 +21,24 @@ struct BallRace {
   int team_fastest[2];  // -1 for a team with nobody on the pitch
 };
 BallRace race_to_loose_ball(const World& w);
+// One step's race, shared by the agents' controls and the AI: the players do not move
+// until the physics runs, so the race is worked out again only if the ball was struck.
+struct BallRaceCache {
+  bool valid = false;
+  float x, y, vx, vy;  // the ball it was worked out for
+  BallRace race;
+};
+const BallRace& ball_race(const World& w, BallRaceCache& cache);
+
+// control.cpp: agents' actions -> active players' intents, sticky flags, kicks.
+void apply_agent_actions(World& w, const int32_t* actions, BallRaceCache& races);
+void select_active_players(World& w);
+
+// ai.cpp: the built-in AI moves every player no agent drives (and those whose agent
+// chose builtin_ai); with teammate_ai false, an agent's team-mates stand idle instead.
+void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache& races);
+// Where player p can meet the moving ball: its position after the time needed to run there.
+Vec2 intercept_point(const World& w, int p);
 // An AI player who has just won the ball may strike it on at once; true if he did.
 bool play_first_time(World& w, const ScenarioConfig& sc, int p);
 
