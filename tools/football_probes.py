@@ -331,8 +331,10 @@ def probe_duel(engine):
             endings[ending] = endings.get(ending, 0) + 1
             lengths.append(t + 1)
             where.append(float(obs["ball"][0]))
+        # Where it ends tells who won it: the back near x 0.6, the keeper near 0.95.
+        near_back = sum(1 for x in where if abs(x) < 0.8)
         print(f"{engine} duel {variant}: {endings}, mean length {np.mean(lengths):.1f} steps, "
-              f"ended at x {np.median(where):.2f} (median)", flush=True)
+              f"ended at x {np.median(where):.2f} (median), {near_back} of {len(where)} short of x 0.8", flush=True)
 
 
 if __name__ == "__main__":
