@@ -25,6 +25,7 @@ constexpr float kShotZoneRadius = 12.0f;
 // held, 16% back; a scale of 6 gave 34% scored and 21% wide).
 constexpr float kAiShotErrorScale = 8.0f;
 constexpr float kInterfereReach = 2.5f;  // a hunter this near a ball in view steps in for it
+constexpr float kDawdleSpeed = 1.0f;  // m/s: a carrier slower than this is not coming at a holding hunter
 constexpr float kDefendLead = 0.8f;  // GRF: a hunter aims this far (0.1 s of sprint) goal-side of his point
 
 struct TeamView {
@@ -584,13 +585,17 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
     int chaser = -1, second = -1;
     float chaser_d = 1e30f, second_d = 1e30f;
     if (owner_team != team && !stopped) {
+      // A carrier standing on the ball is hunted from anywhere: else an agent could keep
+      // it for good by standing still out of every hunter's distance.
+      const bool carrier_stands = w.ball.owner >= 0 &&
+                                  length_sq(player_vel(w, w.ball.owner)) < kDawdleSpeed * kDawdleSpeed;
       for (int s = 0; s < w.team_size[team]; ++s) {
         int p = first_of(team) + s;
         if (!w.p.present[p] || w.p.lazy[p] || w.p.role[p] == kRoleGK) continue;
         float d = distance(player_pos(w, p), ball_pos(w));
         // A carrier is hunted only from within hunt_distance (GRF's AI), or from anywhere
         // under team_pressure; a loose ball by anyone.
-        if (owner_team == 1 - team && !team_pressure[team] && d > hunt_distance(w, p, tv)) continue;
+        if (owner_team == 1 - team && !team_pressure[team] && !carrier_stands && d > hunt_distance(w, p, tv)) continue;
         if (d < chaser_d) second = chaser, second_d = chaser_d, chaser = p, chaser_d = d;
         else if (d < second_d) second = p, second_d = d;
       }
@@ -673,6 +678,10 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
             close_on_ball(w, p);  // GRF's interfere
           } else if (defend_position(w, p, w.ball.owner, tv, &target)) {
             move_towards(w, p, intercept_point(w, p), true);
+          } else if (length_sq(player_vel(w, w.ball.owner)) < kDawdleSpeed * kDawdleSpeed) {
+            // A carrier who stands on the ball does not come: he is met, at a run (else
+            // an agent could keep it for good by standing still).
+            move_towards(w, p, ball, false);
           } else {
             w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
             w.p.sprinting[p] = false;
