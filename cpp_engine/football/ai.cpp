@@ -21,8 +21,8 @@ constexpr float kShotZoneRadius = 12.0f;
 // GRF's AI shots are wild and its keeper seldom holds them: AI 1.0 against easy, 44 shots
 // in 5 games, 20% scored, 34% went wide (goal kick or corner), 2% held by the keeper, 32%
 // came back to the shooter's team. Its kicks' technical error is not in its AI code; ours
-// is scaled up towards those shares (now 167 shots in 20 games: 32% scored, 28% wide, 20%
-// held, 16% back; a scale of 6 gave 34% scored and 21% wide).
+// is scaled up towards those shares (now 157 shots in 20 games: 30% scored, 31% wide, 18%
+// held, 13% back; a scale of 6 gave 34% scored and 21% wide).
 constexpr float kAiShotErrorScale = 8.0f;
 constexpr float kInterfereReach = 2.5f;  // a hunter this near a ball in view steps in for it
 constexpr float kDawdleSpeed = 1.0f;  // m/s: a carrier slower than this is not coming at a holding hunter

@@ -1,0 +1,67 @@
+"""The built-in AI's defending, as GRF's (issue 9, part 3).
+
+Facts from GRF 2.10.2 (tools/football_probes.py duel, 20 seeds each way of running): a
+carrier who runs, sprints or dribbles at a lone AI centre-back 22 m ahead loses the ball to
+him 15-20 times in 20, short of x 0.8, after 58-85 steps. GRF's hunter whose defending point
+lies wide of him or upfield goes for the ball at full haste (ElizaController's forceMagnet);
+one already goal-side waits for the carrier, so a carrier who never comes must still be met.
+"""
+from __future__ import annotations
+
+import pytest
+
+import trackfield
+
+RUN, SPRINT, DRIBBLE = 5, 13, 17  # right, sprint, dribble (default action set)
+
+
+def carrier_against_a_centre_back(scenario_file):
+    # The probe's line-up: the left centre-back has the ball at the halfway line, the right
+    # team's centre-back stands 22 m ahead of him, its keeper in goal.
+    return scenario_file(
+        ball=(0.02, 0.0),
+        left=[(-1.0, 0.3, "GK"), (0.0, 0.0, "CB")],
+        right=[(-1.0, 0.0, "GK"), (-0.4, 0.0, "CB")],
+        game_duration=200, deterministic=False, offsides=False,
+        end_episode_on_possession_change=True,
+    )
+
+
+@pytest.mark.parametrize("held", [[], [SPRINT], [DRIBBLE]], ids=["run", "sprint", "dribble"])
+def test_a_centre_back_takes_the_ball_from_a_carrier_running_at_him(scenario_file, held):
+    env = trackfield.make(carrier_against_a_centre_back(scenario_file), representation="raw")
+    won_by_the_back = 0
+    for seed in range(20):
+        obs, _ = env.reset(seed=seed)
+        for action in [0] + held + [RUN] * 200:
+            obs, _, terminated, truncated, _ = env.step(action)
+            if terminated or truncated:
+                break
+        if obs["ball_owned_team"] == 1 and obs["ball_owned_player"] == 1 and obs["ball"][0] < 0.8:
+            won_by_the_back += 1
+    # GRF 15-20 of 20; before the hunters went for the ball and tacklers kept it, 9-12
+    # (the back struck it on at once, often back to his keeper).
+    assert won_by_the_back >= 15, f"the centre-back won the ball {won_by_the_back} times in 20"
+
+
+def test_a_carrier_standing_on_the_ball_out_of_every_hunters_reach_loses_it(scenario_file):
+    # The agent's midfielder stands on the ball in his own half; the AI's forward and
+    # midfielder are 30-40 m away, beyond their hunting distance. An AI that only waits
+    # for the carrier to come would leave him the ball for good (before: 0 of 10).
+    path = scenario_file(
+        ball=(-0.3, 0.0),
+        left=[(-1.0, 0.0, "GK"), (-0.3, 0.0, "CM")],
+        right=[(-1.0, 0.0, "GK"), (-0.35, 0.3, "CM"), (-0.3, -0.3, "CF")],
+        game_duration=400, deterministic=False, offsides=False,
+        end_episode_on_possession_change=True,
+    )
+    env = trackfield.make(path, representation="raw")
+    lost = 0
+    for seed in range(10):
+        env.reset(seed=seed)
+        for _ in range(400):
+            obs, _, terminated, truncated, _ = env.step(0)  # idle: he stands still
+            if terminated or truncated:
+                break
+        lost += bool(terminated and obs["ball_owned_team"] == 1)
+    assert lost >= 9, f"the standing carrier lost the ball in {lost} of 10 episodes"
