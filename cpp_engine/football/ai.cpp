@@ -74,6 +74,13 @@ void close_on_ball(World& w, int p) {
   w.p.sprinting[p] = speed > kRunSpeed;
 }
 
+// A carrier standing on the ball does not come at the hunters: he is hunted from anywhere
+// and met (else an agent could keep the ball for good by standing still). Asked as the
+// loop reaches each team, after an earlier carrier may have kicked.
+bool carrier_stands(const World& w) {
+  return w.ball.owner >= 0 && length_sq(player_vel(w, w.ball.owner)) < kDawdleSpeed * kDawdleSpeed;
+}
+
 // How offensive a role is (0 keeper and centre-backs .. 1 forwards), as GRF's AI rates it.
 float role_mind_set(int role) {
   switch (role) {
@@ -94,14 +101,14 @@ float hunt_distance(const World& w, int p, const TeamView& tv) {
   return base * fatigue * (0.3f + 0.7f * tv.difficulty);
 }
 
-// GRF's hunting of a carrier (GetDefendPosition and NeedDefendingMovement): the hunter
-// heads for the point on the line from the carrier to our goal that is as far from him
-// as from the carrier (the goal itself when he is not ahead of the carrier), a little
-// goal-side of it and led by the carrier's run. He moves only when that point is wide
-// of him or behind him; a hunter already goal-side holds his ground and lets the
-// carrier come (GRF's defenders stay a few metres off a carrier who does not attack
-// them). Returns false when he holds.
-bool defend_position(const World& w, int p, int carrier, const TeamView& tv, Vec2* target) {
+// GRF's hunting of a carrier (GetDefendPosition and NeedDefendingMovement): the defending
+// point is on the line from the carrier to our goal, as far from the hunter as from the
+// carrier (the goal itself when he is not ahead of the carrier), a little goal-side of it
+// and led by the carrier's run. The hunter moves only when that point is wide of him or
+// behind him; one already goal-side holds his ground and lets the carrier come (GRF's
+// defenders stay a few metres off a carrier who does not attack them). Returns false
+// when he holds.
+bool needs_defending_movement(const World& w, int p, int carrier, const TeamView& tv) {
   Vec2 opp = player_pos(w, carrier);
   Vec2 pos = player_pos(w, p);
   Vec2 to_goal = tv.own_goal - opp;
@@ -111,9 +118,9 @@ bool defend_position(const World& w, int p, int carrier, const TeamView& tv, Vec
   float ahead = dot(rel, dir);
   float s = line;
   if (ahead > 1e-3f) s = std::fmin((ahead * ahead + length_sq(rel) - ahead * ahead) / (2.0f * ahead), line);
-  *target = opp + dir * (s + kDefendLead) + player_vel(w, carrier) * 0.14f;
-  float deep = std::fmax((target->x - pos.x) * tv.attack_sign, 0.0f) - 0.5f;  // upfield of him
-  float wide = std::fabs(target->y - pos.y);
+  Vec2 point = opp + dir * (s + kDefendLead) + player_vel(w, carrier) * 0.14f;
+  float deep = std::fmax((point.x - pos.x) * tv.attack_sign, 0.0f) - 0.5f;  // upfield of him
+  float wide = std::fabs(point.y - pos.y);
   return wide > 0.8f * deep;
 }
 
@@ -496,19 +503,18 @@ Vec2 intercept_point(const World& w, int p) {
   Vec2 ball = ball_pos(w);
   Vec2 vel{w.ball.vx, w.ball.vy};
   float t = distance(player_pos(w, p), ball) / kSprintSpeed;
+  Vec2 at;
   if (w.ball.owner >= 0) {
     // A dribbled ball keeps the carrier's pace (GRF's forecast follows his touches), so
     // a hunter heads where the two meet rather than chase the carrier's back.
     Vec2 run = player_vel(w, w.ball.owner);
     for (int i = 0; i < 3; ++i) t = distance(player_pos(w, p), ball + run * std::fmin(t, 2.0f)) / kSprintSpeed;
-    Vec2 at = ball + run * std::fmin(t, 2.0f);
-    at.x = clampf(at.x, -kHalfLength, kHalfLength);
-    at.y = clampf(at.y, -kHalfWidth, kHalfWidth);
-    return at;
+    at = ball + run * std::fmin(t, 2.0f);
+  } else {
+    // The ball slows as GRF's does (rolling_distance), so aim where it will have got to.
+    float speed = length(vel);
+    at = speed > 1e-3f ? ball + vel * (rolling_distance(speed, std::fmin(t, 1.5f)) / speed) : ball;
   }
-  // The ball slows as GRF's does (rolling_distance), so aim where it will have got to.
-  float speed = length(vel);
-  Vec2 at = speed > 1e-3f ? ball + vel * (rolling_distance(speed, std::fmin(t, 1.5f)) / speed) : ball;
   at.x = clampf(at.x, -kHalfLength, kHalfLength);
   at.y = clampf(at.y, -kHalfWidth, kHalfWidth);
   return at;
@@ -585,17 +591,14 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
     int chaser = -1, second = -1;
     float chaser_d = 1e30f, second_d = 1e30f;
     if (owner_team != team && !stopped) {
-      // A carrier standing on the ball is hunted from anywhere: else an agent could keep
-      // it for good by standing still out of every hunter's distance.
-      const bool carrier_stands = w.ball.owner >= 0 &&
-                                  length_sq(player_vel(w, w.ball.owner)) < kDawdleSpeed * kDawdleSpeed;
+      const bool stands = carrier_stands(w);
       for (int s = 0; s < w.team_size[team]; ++s) {
         int p = first_of(team) + s;
         if (!w.p.present[p] || w.p.lazy[p] || w.p.role[p] == kRoleGK) continue;
         float d = distance(player_pos(w, p), ball_pos(w));
         // A carrier is hunted only from within hunt_distance (GRF's AI), or from anywhere
-        // under team_pressure; a loose ball by anyone.
-        if (owner_team == 1 - team && !team_pressure[team] && !carrier_stands && d > hunt_distance(w, p, tv)) continue;
+        // under team_pressure or when he stands on the ball; a loose ball by anyone.
+        if (owner_team == 1 - team && !team_pressure[team] && !stands && d > hunt_distance(w, p, tv)) continue;
         if (d < chaser_d) second = chaser, second_d = chaser_d, chaser = p, chaser_d = d;
         else if (d < second_d) second = p, second_d = d;
       }
@@ -667,7 +670,7 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
         if (loose && !race) race = &ball_race(w, races);
         decide_keeper(w, p, tv, keeper_rush[team], loose ? race : nullptr);
       } else if (p == chaser || p == second) {
-        Vec2 target = intercept_point(w, p);
+        const Vec2 meet = intercept_point(w, p);
         // owner_team is this step's start; a carrier earlier in the loop may have kicked since.
         if (owner_team == 1 - team && w.ball.owner >= 0) {
           // GRF's two hunters (ElizaController): one whose defending point lies wide of
@@ -676,24 +679,23 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
           // it is within reach and in view (the tackle, rules.cpp).
           if (distance(pos, ball) < kInterfereReach && ball_duel_likeliness(w, p) >= 0.2f) {
             close_on_ball(w, p);  // GRF's interfere
-          } else if (defend_position(w, p, w.ball.owner, tv, &target)) {
-            move_towards(w, p, intercept_point(w, p), true);
-          } else if (length_sq(player_vel(w, w.ball.owner)) < kDawdleSpeed * kDawdleSpeed) {
-            // A carrier who stands on the ball does not come: he is met, at a run (else
-            // an agent could keep it for good by standing still).
-            move_towards(w, p, ball, false);
+          } else if (needs_defending_movement(w, p, w.ball.owner, tv)) {
+            move_towards(w, p, meet, true);
+          } else if (carrier_stands(w)) {
+            move_towards(w, p, ball, false);  // met, at a run
           } else {
             w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
             w.p.sprinting[p] = false;
           }
         } else if (loose_ball_winner >= 0) {
-          if (p == chaser && defend_position(w, p, loose_ball_winner, tv, &target)) {
-            move_towards(w, p, intercept_point(w, p), true);
+          if (p == chaser && needs_defending_movement(w, p, loose_ball_winner, tv)) {
+            move_towards(w, p, meet, true);
           } else {
             w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
             w.p.sprinting[p] = false;
           }
         } else {
+          Vec2 target = meet;
           if (p == second) target = target + (tv.own_goal - target) * (3.0f / std::fmax(distance(tv.own_goal, target), 3.0f));
           move_towards(w, p, target, true);
         }
