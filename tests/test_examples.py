@@ -96,16 +96,18 @@ def test_rllib_self_play_default_budget():
 
 
 def test_self_play_football_scores_from_each_sides_view():
-    """The built-in AI as a policy (action 19 of action_set v2) beats a standing team from
-    either side: the goal differences carry the left side's sign and the right side's
-    observations are its own."""
+    """The built-in AI as a policy (action 19 of action_set v2) beats a team acting at random
+    from either side: the goal differences carry the left side's sign and the right side's
+    observations are its own. (Not a standing team: GRF's AI, measured, leaves an idle
+    carrier the ball, 0-0 in 5_vs_5, and so does ours.)"""
     from conftest import load_example
 
     example = load_example("self_play_football")
+    rng = np.random.default_rng(0)
     ai = lambda obs: np.full(len(obs), 19)  # noqa: E731
-    idle = lambda obs: np.zeros(len(obs), int)  # noqa: E731
-    as_left = example.play(ai, idle, "5_vs_5", games=2, action_set="v2")
-    as_right = example.play(idle, ai, "5_vs_5", games=2, action_set="v2")
+    random = lambda obs: rng.integers(19, size=len(obs))  # noqa: E731
+    as_left = example.play(ai, random, "5_vs_5", games=2, action_set="v2")
+    as_right = example.play(random, ai, "5_vs_5", games=2, action_set="v2")
     assert as_left.sum() > 0 and as_right.sum() < 0, (as_left, as_right)
 
 

@@ -10,7 +10,6 @@ namespace trackfield::football {
 namespace {
 
 constexpr float kFirstTimeChance = 0.45f;       // a field player (GRF: 24 of 48, run_to_score)
-constexpr float kKeeperFirstTimeChance = 0.3f;  // a keeper, a ball that is not a shot (GRF: 7-14 of 38-42)
 
 // GRF's AI decides to shoot within 12.7 m of a point 7 m out from goal, but its shot
 // leaves the foot only after the next dribble touch and the kick's wind-up; ours leave
@@ -25,7 +24,8 @@ constexpr float kShotZoneRadius = 12.0f;
 // held, 13% back; a scale of 6 gave 34% scored and 21% wide).
 constexpr float kAiShotErrorScale = 8.0f;
 constexpr float kInterfereReach = 2.5f;  // a hunter this near a ball in view steps in for it
-constexpr float kDawdleSpeed = 1.0f;  // m/s: a carrier slower than this is not coming at a holding hunter
+constexpr float kHoldOffPace = 3.0f;     // m/s: an opponent slower than this is not coming at a hunter
+constexpr float kHoldOffDistance = 5.5f; // m goal-side of him that the hunter waits
 constexpr float kDefendLead = 0.8f;  // GRF: a hunter aims this far (0.1 s of sprint) goal-side of his point
 
 struct TeamView {
@@ -74,11 +74,11 @@ void close_on_ball(World& w, int p) {
   w.p.sprinting[p] = speed > kRunSpeed;
 }
 
-// A carrier standing on the ball does not come at the hunters: he is hunted from anywhere
-// and met (else an agent could keep the ball for good by standing still). Asked as the
-// loop reaches each team, after an earlier carrier may have kicked.
-bool carrier_stands(const World& w) {
-  return w.ball.owner >= 0 && length_sq(player_vel(w, w.ball.owner)) < kDawdleSpeed * kDawdleSpeed;
+// An opponent who hardly moves is not coming at a hunter; one goal-side of him waits.
+bool waits_for(const World& w, int p, int opponent, const TeamView& tv) {
+  if (length_sq(player_vel(w, opponent)) >= kHoldOffPace * kHoldOffPace) return false;
+  const Vec2 from = player_pos(w, opponent);
+  return dot(player_pos(w, p) - from, tv.own_goal - from) > 0.0f;
 }
 
 // How offensive a role is (0 keeper and centre-backs .. 1 forwards), as GRF's AI rates it.
@@ -122,6 +122,20 @@ bool needs_defending_movement(const World& w, int p, int carrier, const TeamView
   float deep = std::fmax((point.x - pos.x) * tv.attack_sign, 0.0f) - 0.5f;  // upfield of him
   float wide = std::fabs(point.y - pos.y);
   return wide > 0.8f * deep;
+}
+
+// A hunter waiting for such an opponent takes the spot on the line from him to our goal,
+// kHoldOffDistance goal-side of him, if he is further off than that and out of line;
+// nearer, he stands and lets the opponent come (the tackle, rules.cpp, takes a ball that
+// is brought to him).
+void wait_goal_side(World& w, int p, int opponent, const TeamView& tv) {
+  const Vec2 from = player_pos(w, opponent);
+  if (distance(player_pos(w, p), from) > kHoldOffDistance && needs_defending_movement(w, p, opponent, tv)) {
+    move_towards(w, p, from + normalized(tv.own_goal - from, {-tv.attack_sign, 0.0f}) * kHoldOffDistance, true);
+  } else {
+    w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
+    w.p.sprinting[p] = false;
+  }
 }
 
 // GRF's free space at a point (AI_CalculateFreeSpace): each outfield opponent, moved on by
@@ -325,19 +339,20 @@ void decide_with_ball(World& w, int p, const TeamView& tv) {
   move_towards(w, p, pos + dir * 10.0f, pressure > 10.0f && to_goal_d > 30.0f);
 }
 
-// GRF's keeper on a loose ball outside his box (inside it he dives and gathers with his
-// hands: _KeeperDeflectCommand) panics (GetOnTheBallCommands, mind set 0) when his
-// possession amount, (opponents' time to the ball + 0.2 s) / (his + 0.2 s), is under 3.
-// He decides as his kick starts, a wind-up before the touch, so with an opponent less
-// than 1.4 s of sprinting from the ball (11 m) he clears it first-time: measured on GRF
+// GRF's keeper at a loose ball (GetOnTheBallCommands, mind set 0) weighs his possession
+// amount, (opponents' time to the ball + 0.2 s) / (his + 0.2 s). Under 3, outside his box,
+// he panics and clears; under 3.4 inside it he dives and gathers with his hands
+// (_KeeperDeflectCommand). Unpressed, he plays it on with his feet to a team-mate. He
+// decides as his kick starts, a wind-up before the touch, so with an opponent less than
+// 1.4 s of sprinting from the ball (11 m) he clears it first-time: measured on GRF
 // (academy_empty_goal), its keeper's clearances came with the random player 5-14 m away,
-// flew off at 24-31 m/s and mostly went out over the touchline.
-bool keeper_must_clear(const World& w, int p) {
-  if (keeper_may_handle(w, p)) return false;
+// flew off at 24-31 m/s and mostly went out over the touchline; in run_to_score_with_keeper
+// a long shot that dies 15 m out is passed on to a defender, never held.
+float keeper_possession_amount(const World& w, int p) {
   float opponent_d = nearest_opponent_distance(w, team_of(p), ball_pos(w));
   float opponent_time = opponent_d / kSprintSpeed;
   float own_time = kKickWindup * kStepSeconds;
-  return (opponent_time + 0.2f) / (own_time + 0.2f) < 3.0f;
+  return (opponent_time + 0.2f) / (own_time + 0.2f);
 }
 
 // GRF's keeper comes out all the way to an opponent running at goal in our half when
@@ -410,6 +425,19 @@ bool keeper_rush_target(const World& w, int p, const TeamView& tv, Vec2* target)
   return true;
 }
 
+// p's team-mate on the pitch nearest `to`, lazy or not, if nearer than `within`; -1 if none.
+int nearest_team_mate(const World& w, int p, Vec2 to = {}, float within = 1e30f) {
+  const int team = team_of(p);
+  int who = -1;
+  for (int s = 0; s < w.team_size[team]; ++s) {
+    const int q = first_of(team) + s;
+    if (q == p || !w.p.present[q]) continue;
+    const float d = distance(player_pos(w, q), to);
+    if (d < within) within = d, who = q;
+  }
+  return who;
+}
+
 void decide_keeper(World& w, int p, const TeamView& tv, bool rush_ordered, const BallRace* race) {
   Vec2 ball = ball_pos(w);
   Vec2 goal = tv.own_goal;
@@ -437,9 +465,12 @@ void decide_keeper(World& w, int p, const TeamView& tv, bool rush_ordered, const
     return;
   }
   // GRF's keeper goes for a loose ball when he is the match's designated possession
-  // player: his team's quickest to it, and his team first there (here in his own half).
+  // player: his team's nearest to it (GRF's designated team possession player, a lazy
+  // team-mate included, who keeps him home though he never runs) and his team first
+  // there; here only in his own half.
   if (race && ball.x * tv.attack_sign < 0.0f && race->team_fastest[tv.team] == p &&
-      race->team_best[tv.team] <= race->team_best[1 - tv.team]) {
+      race->team_best[tv.team] <= race->team_best[1 - tv.team] &&
+      nearest_team_mate(w, p, ball, distance(player_pos(w, p), ball)) < 0) {
     move_towards(w, p, intercept_point(w, p), true);
     return;
   }
@@ -483,12 +514,21 @@ bool play_first_time(World& w, const ScenarioConfig& sc, int p) {
   Vec2 pos = player_pos(w, p);
   bool keeper = w.p.role[p] == kRoleGK;
   float error = 1.6f - tv.difficulty;
-  if (keeper && keeper_must_clear(w, p)) {
-    clear_ball(w, p, error);
+  if (keeper) {
+    const float amount = keeper_possession_amount(w, p);
+    if (keeper_may_handle(w, p)) {
+      if (amount < 3.4f) return false;  // gathered in his hands
+    } else if (amount < 3.0f) {
+      clear_ball(w, p, error);
+      w.p.kick_cooldown[p] = kKickCooldownSubsteps;
+      return true;
+    }
+    if (nearest_team_mate(w, p) < 0) return false;  // nobody to pass to: he takes it on himself
+    try_pass(w, p, kHighPass, Vec2{tv.attack_sign, 0.0f}, error, kAiClearanceReach);
     w.p.kick_cooldown[p] = kKickCooldownSubsteps;
     return true;
   }
-  if (!roll_chance(w, keeper ? kKeeperFirstTimeChance : kFirstTimeChance)) return false;
+  if (!roll_chance(w, kFirstTimeChance)) return false;
   if (!keeper && distance(pos, tv.goal) < 11.0f + 7.0f * tv.difficulty && std::fabs(pos.y) < 14.0f) {
     shoot(w, p, tv.goal - pos, error);
   } else {
@@ -591,14 +631,13 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
     int chaser = -1, second = -1;
     float chaser_d = 1e30f, second_d = 1e30f;
     if (owner_team != team && !stopped) {
-      const bool stands = carrier_stands(w);
       for (int s = 0; s < w.team_size[team]; ++s) {
         int p = first_of(team) + s;
         if (!w.p.present[p] || w.p.lazy[p] || w.p.role[p] == kRoleGK) continue;
         float d = distance(player_pos(w, p), ball_pos(w));
         // A carrier is hunted only from within hunt_distance (GRF's AI), or from anywhere
-        // under team_pressure or when he stands on the ball; a loose ball by anyone.
-        if (owner_team == 1 - team && !team_pressure[team] && !stands && d > hunt_distance(w, p, tv)) continue;
+        // under team_pressure; a loose ball by anyone.
+        if (owner_team == 1 - team && !team_pressure[team] && d > hunt_distance(w, p, tv)) continue;
         if (d < chaser_d) second = chaser, second_d = chaser_d, chaser = p, chaser_d = d;
         else if (d < second_d) second = p, second_d = d;
       }
@@ -677,18 +716,27 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
           // him or upfield goes for the ball at full haste (forceMagnet's to-ball run);
           // one already goal-side holds and lets the carrier come. The ball is won when
           // it is within reach and in view (the tackle, rules.cpp).
-          if (distance(pos, ball) < kInterfereReach && ball_duel_likeliness(w, p) >= 0.2f) {
+          // A carrier who hardly moves is not coming at the hunter: GRF's takes the spot
+          // goal-side of him and waits there (GetDefendPosition, measured: against an idle
+          // carrier in academy_pass_and_shoot_with_keeper its centre-back settles 5.6 m
+          // goal-side and never takes the ball in 400 steps, 10 episodes of 10).
+          if (waits_for(w, p, w.ball.owner, tv)) {
+            wait_goal_side(w, p, w.ball.owner, tv);
+          } else if (distance(pos, ball) < kInterfereReach && ball_duel_likeliness(w, p) >= 0.2f) {
             close_on_ball(w, p);  // GRF's interfere
           } else if (needs_defending_movement(w, p, w.ball.owner, tv)) {
             move_towards(w, p, meet, true);
-          } else if (carrier_stands(w)) {
-            move_towards(w, p, ball, false);  // met, at a run
           } else {
             w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
             w.p.sprinting[p] = false;
           }
         } else if (loose_ball_winner >= 0) {
-          if (p == chaser && needs_defending_movement(w, p, loose_ball_winner, tv)) {
+          // So too for an opponent standing at a loose ball he is about to take (GRF's
+          // centre-back above, before the carrier's first touch).
+          const bool at_ball = distance(player_pos(w, loose_ball_winner), ball) < 2.0f;
+          if (p == chaser && at_ball && waits_for(w, p, loose_ball_winner, tv)) {
+            wait_goal_side(w, p, loose_ball_winner, tv);
+          } else if (p == chaser && needs_defending_movement(w, p, loose_ball_winner, tv)) {
             move_towards(w, p, meet, true);
           } else {
             w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;

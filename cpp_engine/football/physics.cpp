@@ -267,6 +267,19 @@ float rolling_distance(float speed, float seconds) {
   return std::log(std::cos(th) / std::cos(th0)) / k;
 }
 
+// GRF's keeper treats a ball as a shot to save only while it is bound for his goal
+// (CalculateIfBallIsBoundForGoal): heading between the posts, give or take a metre, fast
+// enough to roll there. A long shot that dies short of the goal is a loose ball.
+bool ball_bound_for_goal(const World& w, int team) {
+  const float goal_x = team == 0 ? -kHalfLength : kHalfLength;
+  const float to_line = goal_x - w.ball.x;
+  if (w.ball.vx * to_line <= 0.0f) return false;
+  const float speed = std::sqrt(w.ball.vx * w.ball.vx + w.ball.vy * w.ball.vy);
+  const float y_at_line = w.ball.y + w.ball.vy * (to_line / w.ball.vx);
+  const float path = std::fabs(to_line) * speed / std::fabs(w.ball.vx);
+  return std::fabs(y_at_line) < kGoalHalfWidth + 1.0f && rolling_distance(speed, 10.0f) > path;
+}
+
 void resolve_ball_control(World& w, const ScenarioConfig& sc) {
   Ball& b = w.ball;
   if (b.owner >= 0) return;
@@ -317,10 +330,10 @@ void resolve_ball_control(World& w, const ScenarioConfig& sc) {
       return;
     }
     int from_team = w.ball.last_touch >= 0 ? team_of(w.ball.last_touch) : -1;
-    bool shot = w.ball.shot_in_flight;
+    bool saved = best_keeper && ball_bound_for_goal(w, team_of(best));
     give_ball(w, best);
     for (int p = 0; p < kMaxPlayers; ++p) w.p.offside_mark[p] = false;
-    if (from_team == 1 - team_of(best) && !shot) play_first_time(w, sc, best);
+    if (from_team == 1 - team_of(best) && !saved) play_first_time(w, sc, best);
     return;
   }
   // Not controlled: a keeper parries away from goal, a field player deflects it.

@@ -60,6 +60,7 @@ int find_contact_candidates(const World& w, ContactPairs& pairs);
 void separate_players(World& w, const ContactPairs& pairs, int count);
 void step_ball_motion(World& w);
 float rolling_distance(float speed, float seconds);  // metres a ground ball covers
+bool ball_bound_for_goal(const World& w, int team);  // the ball will roll into team's goal
 void resolve_ball_control(World& w, const ScenarioConfig& sc);
 // A keeper with the ball inside his own penalty box, where he may use his hands.
 bool keeper_may_handle(const World& w, int p);

@@ -44,24 +44,19 @@ def test_a_centre_back_takes_the_ball_from_a_carrier_running_at_him(scenario_fil
     assert won_by_the_back >= 15, f"the centre-back won the ball {won_by_the_back} times in 20"
 
 
-def test_a_carrier_standing_on_the_ball_out_of_every_hunters_reach_loses_it(scenario_file):
-    # The agent's midfielder stands on the ball in his own half; the AI's forward and
-    # midfielder are 30-40 m away, beyond their hunting distance. An AI that only waits
-    # for the carrier to come would leave him the ball for good (before: 0 of 10).
-    path = scenario_file(
-        ball=(-0.3, 0.0),
-        left=[(-1.0, 0.0, "GK"), (-0.3, 0.0, "CM")],
-        right=[(-1.0, 0.0, "GK"), (-0.35, 0.3, "CM"), (-0.3, -0.3, "CF")],
-        game_duration=400, deterministic=False, offsides=False,
-        end_episode_on_possession_change=True,
-    )
-    env = trackfield.make(path, representation="raw")
-    lost = 0
+def test_a_centre_back_goal_side_of_a_carrier_standing_on_the_ball_waits_for_him():
+    # GRF's hunter goal-side of a carrier who is not coming at him takes the spot on the
+    # line to goal and waits (measured with real GRF: the agent idle in
+    # academy_pass_and_shoot_with_keeper, its centre-back settles 5.6 m goal-side and the
+    # episode runs out its 400 steps, 10 times in 10; in 5_vs_5 an idle agent keeps the
+    # ball for 2,900-3,000 of 3,000 steps). Before, ours ran in and won it within 25 steps.
+    env = trackfield.make("academy_pass_and_shoot_with_keeper", representation="raw")
+    ran_out = 0
     for seed in range(10):
         env.reset(seed=seed)
-        for _ in range(400):
+        for _ in range(401):
             obs, _, terminated, truncated, _ = env.step(0)  # idle: he stands still
             if terminated or truncated:
                 break
-        lost += bool(terminated and obs["ball_owned_team"] == 1)
-    assert lost >= 9, f"the standing carrier lost the ball in {lost} of 10 episodes"
+        ran_out += bool(truncated and not terminated)
+    assert ran_out >= 9, f"the standing carrier kept the ball to the end in {ran_out} of 10 episodes"

@@ -36,17 +36,17 @@ def test_measurement_is_reproducible_and_complete():
 
 
 @pytest.mark.parametrize("scenario", ["academy_counterattack_easy", "academy_counterattack_hard",
-                                      "academy_corner", "academy_run_to_score",
+                                      "academy_corner", "academy_empty_goal", "academy_run_to_score",
                                       "academy_pass_and_shoot_with_keeper",
                                       "academy_run_pass_and_shoot_with_keeper"])
 def test_scenarios_that_play_like_grf_stay_within_the_tolerance(scenario):
     # Regression guard: these match real GRF (length 0.67x-1.5x, every ending share within
-    # 15 points) over 300 episodes (seeds 0..299) at the latest calibration; see
-    # docs/football_fidelity.md. 300 rather than the protocol's 100: at 100 episodes a share
-    # near 40% carries a standard error of 5 points, and the seeds alone move a scenario
-    # across the 15-point line (academy_corner's out-of-play share: 62% at seeds 0..99,
-    # 69% over 0..299; GRF 80%).
-    ours = fidelity.measure(scenario, episodes=300)
+    # 15 points) over 1,000 episodes (seeds 0..999) at the latest calibration; see
+    # docs/football_fidelity.md. 1,000 rather than the protocol's 100: at 100 episodes a
+    # share near 40% carries a standard error of 5 points and a mean length 4-5%, so the
+    # seeds alone move a scenario across the line (pass_and_shoot's length: 0.74x GRF's
+    # over seeds 0..999, 0.67x over 0..299, 0.71-0.73x over the next three 300s).
+    ours = fidelity.measure(scenario, episodes=1000)
     assert fidelity.within_tolerance(ours, fidelity.grf_figures()[scenario]), fidelity.format_table(
         [(ours, fidelity.grf_figures()[scenario])])
 
