@@ -24,8 +24,14 @@ constexpr float kShotZoneRadius = 12.0f;
 // held, 13% back; a scale of 6 gave 34% scored and 21% wide).
 constexpr float kAiShotErrorScale = 8.0f;
 constexpr float kInterfereReach = 2.5f;  // a hunter this near a ball in view steps in for it
-constexpr float kHoldOffPace = 3.0f;     // m/s: an opponent slower than this is not coming at a hunter
-constexpr float kHoldOffDistance = 5.5f; // m goal-side of him that the hunter waits
+// A hunter goal-side of an opponent who is not coming at him waits (wait_goal_side): of a
+// carrier slower than kHoldOffCarrierPace (standing or walking with the ball), or of one
+// slower than kHoldOffLooseBallPace standing at a loose ball he is about to take. A carrier
+// threshold of 3 m/s, like the loose ball's, fits the academy as well but halves AI 1.0's
+// goals against medium (GRF 1.20 a game; 0.65 at 3 m/s, 0.91 at 1.5).
+constexpr float kHoldOffCarrierPace = 1.5f;    // m/s
+constexpr float kHoldOffLooseBallPace = 3.0f;  // m/s
+constexpr float kHoldOffDistance = 5.5f;       // m goal-side of him that the hunter waits
 constexpr float kDefendLead = 0.8f;  // GRF: a hunter aims this far (0.1 s of sprint) goal-side of his point
 
 struct TeamView {
@@ -74,9 +80,9 @@ void close_on_ball(World& w, int p) {
   w.p.sprinting[p] = speed > kRunSpeed;
 }
 
-// An opponent who hardly moves is not coming at a hunter; one goal-side of him waits.
-bool waits_for(const World& w, int p, int opponent, const TeamView& tv) {
-  if (length_sq(player_vel(w, opponent)) >= kHoldOffPace * kHoldOffPace) return false;
+// An opponent slower than `pace` is not coming at a hunter; one goal-side of him waits.
+bool waits_for(const World& w, int p, int opponent, const TeamView& tv, float pace) {
+  if (length_sq(player_vel(w, opponent)) >= pace * pace) return false;
   const Vec2 from = player_pos(w, opponent);
   return dot(player_pos(w, p) - from, tv.own_goal - from) > 0.0f;
 }
@@ -720,7 +726,7 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
           // goal-side of him and waits there (GetDefendPosition, measured: against an idle
           // carrier in academy_pass_and_shoot_with_keeper its centre-back settles 5.6 m
           // goal-side and never takes the ball in 400 steps, 10 episodes of 10).
-          if (waits_for(w, p, w.ball.owner, tv)) {
+          if (waits_for(w, p, w.ball.owner, tv, kHoldOffCarrierPace)) {
             wait_goal_side(w, p, w.ball.owner, tv);
           } else if (distance(pos, ball) < kInterfereReach && ball_duel_likeliness(w, p) >= 0.2f) {
             close_on_ball(w, p);  // GRF's interfere
@@ -734,7 +740,7 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
           // So too for an opponent standing at a loose ball he is about to take (GRF's
           // centre-back above, before the carrier's first touch).
           const bool at_ball = distance(player_pos(w, loose_ball_winner), ball) < 2.0f;
-          if (p == chaser && at_ball && waits_for(w, p, loose_ball_winner, tv)) {
+          if (p == chaser && at_ball && waits_for(w, p, loose_ball_winner, tv, kHoldOffLooseBallPace)) {
             wait_goal_side(w, p, loose_ball_winner, tv);
           } else if (p == chaser && needs_defending_movement(w, p, loose_ball_winner, tv)) {
             move_towards(w, p, meet, true);
