@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""What happens in an academy scenario under the fidelity protocol, on real GRF or trackfield.
+
+    $GRF_VENV/bin/python tools/football_random_play.py grf endings academy_run_to_score_with_keeper 100
+    PYTHONPATH=pkg python tools/football_random_play.py trackfield endings academy_run_to_score_with_keeper 100
+
+The episodes are ../shared/tools/behaviour_stats.py's (one left player acting uniformly at
+random, seeds 0..N-1, the same action stream), so the figures sit beside its table.
+
+endings: per ending (goal_for, goal_against, possession, stopN for a stoppage in game mode
+  N, time), how many episodes, their median length, the median steps since the left team
+  was last reported on the ball, who holds it at the end (right player index: 0 is the
+  keeper) and the ball's median x there.
+keeper: the right keeper's touches: reported on the ball (held) or struck away first time
+  or parried (struck: the free ball, within 2 m of him, turns upfield by over 6 m/s), in or
+  out of his box, with the median distance of the nearest left player.
+duels: the left carrier's steps by how near the nearest right field player is to the ball
+  (<1, <1.5, <2.5, <4 m, further), and how many of those steps end with the right team on it.
+idle: the agent stands idle (action 0) every step; how each of N episodes ends, and when.
+"""
+import importlib.util
+import os
+import sys
+from collections import Counter
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location(
+    "behaviour_stats", os.path.join(HERE, "..", "..", "shared", "tools", "behaviour_stats.py"))
+bs = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bs)
+
+METRES = np.array([52.5, 34.0 / 0.42])  # metres per observation unit along x and y
+BOX_DEPTH, BOX_HALF_WIDTH = 16.5, 20.15
+
+
+def episodes(engine, scenario, n, policy="random"):
+    """Yields each episode as a list of raw observations, the one after reset first."""
+    env, reset, step = (bs.grf_env if engine == "grf" else bs.tf_env)(scenario, 1)
+    rng = np.random.default_rng(0)
+    for seed in range(n):
+        obs = [bs.first(reset(seed))]
+        total = 0.0
+        while True:
+            action = int(rng.integers(19)) if policy == "random" else 0
+            o, r, done, _ = step(action)
+            obs.append(bs.first(o))
+            total += float(np.sum(r))
+            if done:
+                break
+        yield obs, total
+
+
+def ending(o, total):
+    mode = int(o["game_mode"])
+    if o["steps_left"] <= 0:
+        return "time"
+    if total > 0.99:
+        return "goal_for"
+    if total < -0.99:
+        return "goal_against"
+    return "stop%d" % mode if mode else "possession"
+
+
+def report_endings(engine, scenario, n):
+    rows = {}
+    for obs, total in episodes(engine, scenario, n):
+        last_left = max((t for t, o in enumerate(obs) if o["ball_owned_team"] == 0), default=None)
+        end = obs[-1]
+        rows.setdefault(ending(end, total), []).append(
+            (len(obs) - 1, None if last_left is None else len(obs) - 1 - last_left,
+             int(end["ball_owned_player"]) if end["ball_owned_team"] == 1 else -1, float(end["ball"][0])))
+    for why, rs in sorted(rows.items()):
+        since = [r[1] for r in rs if r[1] is not None]
+        print(f"{why}: {len(rs)} episodes, median length {np.median([r[0] for r in rs]):.0f}, "
+              f"since the left last had it {np.median(since) if since else float('nan'):.0f} steps, "
+              f"right player on it {dict(Counter(r[2] for r in rs).most_common(4))}, "
+              f"ball x {np.median([r[3] for r in rs]):+.2f}")
+
+
+def report_keeper(engine, scenario, n):
+    counts, nearest = Counter(), {}
+    for obs, _ in episodes(engine, scenario, n):
+        for prev, o in zip(obs, obs[1:]):
+            keeper = np.array(o["right_team"][0])
+            in_box = (1.0 - keeper[0]) * METRES[0] < BOX_DEPTH and abs(keeper[1]) * METRES[1] < BOX_HALF_WIDTH
+            ball = np.array(prev["ball"][:2])
+            left = np.min(np.linalg.norm((np.array(prev["left_team"]) - ball) * METRES, axis=1))
+            kind = None
+            if o["ball_owned_team"] == 1 and o["ball_owned_player"] == 0 and not (
+                    prev["ball_owned_team"] == 1 and prev["ball_owned_player"] == 0):
+                kind = "held"
+            elif prev["ball_owned_team"] == -1 and o["ball_owned_team"] == -1 and int(o["game_mode"]) == 0:
+                before = np.array(prev["ball_direction"][:2]) * METRES * 10
+                after = np.array(o["ball_direction"][:2]) * METRES * 10
+                near = np.linalg.norm((np.array(prev["right_team"][0]) - ball) * METRES) < 2.0
+                if near and np.linalg.norm(after - before) > 6.0 and after[0] < 0:
+                    kind = "struck"
+            if kind:
+                key = f"{kind} {'in' if in_box else 'out of'} his box"
+                counts[key] += 1
+                nearest.setdefault(key, []).append(left)
+    for key in sorted(counts):
+        print(f"{key}: {counts[key]} (nearest left player {np.median(nearest[key]):.1f} m, median)")
+
+
+def report_duels(engine, scenario, n):
+    edges = [1.0, 1.5, 2.5, 4.0, np.inf]
+    steps, lost = np.zeros(len(edges), int), np.zeros(len(edges), int)
+    for obs, _ in episodes(engine, scenario, n):
+        for prev, o in zip(obs, obs[1:]):
+            field = np.array(prev["right_team"])[1:]
+            if prev["ball_owned_team"] != 0 or not len(field):
+                continue
+            d = np.min(np.linalg.norm((field - np.array(prev["ball"][:2])) * METRES, axis=1))
+            k = int(np.searchsorted(edges, d))
+            steps[k] += 1
+            lost[k] += o["ball_owned_team"] == 1
+    share = np.round(100.0 * steps / max(steps.sum(), 1), 1)
+    print(f"carrier steps with the nearest defender <1 / <1.5 / <2.5 / <4 m / further: {steps.tolist()} "
+          f"({share.tolist()}%); ending with the right team on the ball: {lost.tolist()}")
+
+
+def report_idle(engine, scenario, n):
+    how = []
+    for obs, total in episodes(engine, scenario, n, policy="idle"):
+        end = obs[-1]
+        why = ending(end, total)
+        if why == "possession":
+            why = f"lost to right player {int(end['ball_owned_player'])}"
+        how.append((why, len(obs) - 1))
+    for why, count in Counter(h[0] for h in how).most_common():
+        print(f"{why}: {count} episodes, lengths {sorted(h[1] for h in how if h[0] == why)}")
+
+
+if __name__ == "__main__":
+    engine, what, scenario = sys.argv[1], sys.argv[2], sys.argv[3]
+    n = int(sys.argv[4]) if len(sys.argv) > 4 else (10 if what == "idle" else 100)
+    {"endings": report_endings, "keeper": report_keeper, "duels": report_duels,
+     "idle": report_idle}[what](engine, scenario, n)
