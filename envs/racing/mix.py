@@ -110,5 +110,7 @@ class ScenarioMixVectorEnv(VectorEnv):
         return obs, rewards, terminated, truncated, infos
 
     def close_extras(self, **kwargs):
-        for part in self.parts:
+        # Gymnasium's VectorEnv.__del__ closes an env whose __init__ raised before the
+        # parts were made (a bad argument), so there may be none.
+        for part in getattr(self, "parts", ()):
             part.close()
