@@ -61,6 +61,12 @@ void move_towards(World& w, int p, Vec2 target, bool sprint) {
   w.p.sprinting[p] = sprint && dist > 2.0f;
 }
 
+// No run wanted this step: he stops where he is.
+void stand_still(World& w, int p) {
+  w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
+  w.p.sprinting[p] = false;
+}
+
 // GRF's interfere: a defender with the carried ball in reach and in view reaches for it,
 // keeping the carrier's pace while he closes the gap (easing off as if at a fixed spot
 // would leave him trailing a carrier on the run).
@@ -139,8 +145,7 @@ void wait_goal_side(World& w, int p, int opponent, const TeamView& tv) {
   if (distance(player_pos(w, p), from) > kHoldOffDistance && needs_defending_movement(w, p, opponent, tv)) {
     move_towards(w, p, from + normalized(tv.own_goal - from, {-tv.attack_sign, 0.0f}) * kHoldOffDistance, true);
   } else {
-    w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
-    w.p.sprinting[p] = false;
+    stand_still(w, p);
   }
 }
 
@@ -432,7 +437,7 @@ bool keeper_rush_target(const World& w, int p, const TeamView& tv, Vec2* target)
 }
 
 // p's team-mate on the pitch nearest `to`, lazy or not, if nearer than `within`; -1 if none.
-int nearest_team_mate(const World& w, int p, Vec2 to = {}, float within = 1e30f) {
+int nearest_team_mate(const World& w, int p, Vec2 to, float within = 1e30f) {
   const int team = team_of(p);
   int who = -1;
   for (int s = 0; s < w.team_size[team]; ++s) {
@@ -529,7 +534,7 @@ bool play_first_time(World& w, const ScenarioConfig& sc, int p) {
       w.p.kick_cooldown[p] = kKickCooldownSubsteps;
       return true;
     }
-    if (nearest_team_mate(w, p) < 0) return false;  // nobody to pass to: he takes it on himself
+    if (nearest_team_mate(w, p, pos) < 0) return false;  // nobody to pass to: he takes it on himself
     try_pass(w, p, kHighPass, Vec2{tv.attack_sign, 0.0f}, error, kAiClearanceReach);
     w.p.kick_cooldown[p] = kKickCooldownSubsteps;
     return true;
@@ -676,8 +681,7 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
       // teammate_ai=False: the agents' team-mates stand still (a stalled taker excepted,
       // so that play always resumes).
       if (agent < 0 && !teammate_ai && has_agent[team] && !stalled_taker) {
-        w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
-        w.p.sprinting[p] = false;
+        stand_still(w, p);
         continue;
       }
       if (w.p.lazy[p]) {
@@ -733,20 +737,18 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
           } else if (needs_defending_movement(w, p, w.ball.owner, tv)) {
             move_towards(w, p, meet, true);
           } else {
-            w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
-            w.p.sprinting[p] = false;
+            stand_still(w, p);
           }
         } else if (loose_ball_winner >= 0) {
           // So too for an opponent standing at a loose ball he is about to take (GRF's
           // centre-back above, before the carrier's first touch).
-          const bool at_ball = distance(player_pos(w, loose_ball_winner), ball) < 2.0f;
-          if (p == chaser && at_ball && waits_for(w, p, loose_ball_winner, tv, kHoldOffLooseBallPace)) {
+          if (p == chaser && distance(player_pos(w, loose_ball_winner), ball) < 2.0f &&
+              waits_for(w, p, loose_ball_winner, tv, kHoldOffLooseBallPace)) {
             wait_goal_side(w, p, loose_ball_winner, tv);
           } else if (p == chaser && needs_defending_movement(w, p, loose_ball_winner, tv)) {
             move_towards(w, p, meet, true);
           } else {
-            w.p.want_vx[p] = w.p.want_vy[p] = 0.0f;
-            w.p.sprinting[p] = false;
+            stand_still(w, p);
           }
         } else {
           Vec2 target = meet;
