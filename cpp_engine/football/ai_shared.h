@@ -1,0 +1,35 @@
+// What the built-in AI's files share: a team's view of the pitch and the movement intents
+// every decision ends in. ai.cpp runs the team; keeper.cpp decides for its goalkeeper.
+#ifndef TRACKFIELD_FOOTBALL_AI_SHARED_H
+#define TRACKFIELD_FOOTBALL_AI_SHARED_H
+
+#include "football/step.h"
+
+namespace trackfield::football {
+
+struct TeamView {
+  int team;
+  float difficulty;
+  float attack_sign;  // +1 when attacking towards +x
+  Vec2 goal;          // centre of the goal this team attacks
+  Vec2 own_goal;
+};
+TeamView team_view(const ScenarioConfig& sc, int team);
+
+// Run (or sprint) to `target`, arriving rather than overshooting.
+void move_towards(World& w, int p, Vec2 target, bool sprint);
+// No run wanted this step: he stops where he is.
+void stand_still(World& w, int p);
+// p's team-mate on the pitch nearest `to`, lazy or not, if nearer than `within`; -1 if none.
+int nearest_team_mate(const World& w, int p, Vec2 to, float within = 1e30f);
+
+// keeper.cpp: the goalkeeper's run for this step (rush_ordered: his agent holds
+// keeper_rush; race: the loose-ball race, null when the ball is owned).
+void decide_keeper(World& w, int p, const TeamView& tv, bool rush_ordered, const BallRace* race);
+// The keeper has just won the ball from the other team: gather it, clear it or play it on
+// first time; true if he struck it.
+bool keeper_plays_first_time(World& w, int p, const TeamView& tv);
+
+}  // namespace trackfield::football
+
+#endif  // TRACKFIELD_FOOTBALL_AI_SHARED_H
