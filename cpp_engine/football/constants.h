@@ -49,6 +49,9 @@ constexpr float kTiredSlowdown = 0.35f;  // speed loss at tired factor 1
 
 // Ball.
 constexpr float kGravity = 9.81f;
+// The ball's height z is that of its lowest point; observations report its centre, as
+// GRF's do (0.11 m at rest).
+constexpr float kBallRadius = 0.11f;
 // GRF's ball (its ball.cpp, and measured on GRF ball traces): the air takes 0.015 v^2
 // and, while the ball is on the grass, the grass another 0.04 v^2 plus 1.6 m/s^2. A
 // fast ball on the ground dies quickly (measured: a 21 m/s pass is at 9.6 m/s 17 m on,

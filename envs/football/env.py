@@ -48,7 +48,7 @@ class FootballEnv(BatchEnv):
     | 22-43 | own team (dx, dy) per step, -1 for missing | -inf | inf | pitch/step |
     | 44-65 | opponent (x, y) for 11 slots, -1 for missing | -1.05 | 1.05 | pitch |
     | 66-87 | opponent (dx, dy) per step, -1 for missing | -inf | inf | pitch/step |
-    | 88-90 | ball (x, y, z); z is the height in metres | -inf | inf | pitch, m |
+    | 88-90 | ball (x, y, z); z is the height of its centre in metres (0.11 on the grass, as GRF) | -inf | inf | pitch, m |
     | 91-93 | ball (dx, dy, dz) per step | -inf | inf | pitch/step |
     | 94-96 | ball owned by: nobody, own team, opponents (one-hot) | 0 | 1 | |
     | 97-107 | controlled player's slot (one-hot) | 0 | 1 | |

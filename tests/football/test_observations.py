@@ -148,6 +148,25 @@ def test_raw_positions_stay_on_grf_pitch():
             env.reset()
 
 
+def test_ball_height_is_its_centre_as_grf_reports_it():
+    # GRF's raw and simple115v2 ball z is the ball's centre: 0.11 m while it lies on the
+    # grass (measured on GRF 2.10.2 at every academy reset), more in flight, never less
+    # than the ball being squashed on a bounce would give.
+    env = trackfield.make("academy_empty_goal_close", representation="raw")
+    obs, _ = env.reset(seed=0)
+    assert obs["ball"][2] == pytest.approx(0.11)
+    simple = trackfield.make("academy_empty_goal_close", representation="simple115v2")
+    flat, _ = simple.reset(seed=0)
+    assert flat[90] == pytest.approx(0.11)
+    heights = []
+    for _ in range(60):
+        obs, _, terminated, truncated, _ = env.step(10)  # high pass: the ball leaves the grass
+        heights.append(obs["ball"][2])
+        if terminated or truncated:
+            break
+    assert min(heights) >= 0.11 - 1e-6 and max(heights) > 1.0
+
+
 def smm_pixel(x, y):
     """GRF's SMM pixel of a point: col = int((x + 1) / 2 * 96), row = int((y + 0.42) / 0.84 * 72)."""
     f = np.float32

@@ -86,7 +86,7 @@ def test_second_half_restarts_with_kickoff(scenario_file):
     obs, _, terminated, truncated, info = env.step(5)
     assert info["steps"] == 5 and not (terminated or truncated)
     assert info["game_mode"] == GAME_MODE["kickoff"]
-    assert np.allclose(obs["ball"], 0.0)
+    assert np.allclose(obs["ball"], [0.0, 0.0, 0.11])  # centre spot; z is the centre, as GRF
     assert np.all(obs["left_team"][:, 0] <= 0.0) and np.all(obs["right_team"][:, 0] >= 0.0)
     assert info["score"] == (0, 0)
 
