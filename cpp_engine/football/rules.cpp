@@ -245,9 +245,13 @@ void run_set_piece(World& w) {
     Vec2 d = player_pos(w, q) - spot;
     float len = length(d);
     if (len < keep_away) {
+      // Set down at the distance, standing: a slide or run in progress does not carry
+      // him back towards the ball.
       Vec2 pos = spot + normalized(d, toward * -1.0f) * keep_away;
       w.p.x[q] = clampf(pos.x, -kHalfLength, kHalfLength);
       w.p.y[q] = clampf(pos.y, -kHalfWidth, kHalfWidth);
+      w.p.vx[q] = w.p.vy[q] = 0.0f;
+      w.p.slide_steps[q] = 0;
     }
   }
 }
