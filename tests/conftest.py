@@ -46,11 +46,12 @@ def write_scenario(tmp_path, body: str, name: str = "scenario") -> str:
     return str(path)
 
 
-# Observation units per scenario-file unit at reset: GRF's engine places a file's ball and
-# players at different scales (ball x 54.4 / y 83.6 m, players x 55 / y 2.36 x 36 m, on its
-# 55 x 36 m half pitch); trackfield keeps those shares of its pitch.
-BALL_START = (54.4 / 55.0, 83.6 / 36.0 * 0.42)
-PLAYER_START = (1.0, 2.36 * 0.42)
+# Observation units per scenario-file unit at reset, as GRF's: its engine places a file's
+# ball at x 54.4 / y 83.6 m and its players at x 55 / y 2.36 x 36 m, and observes metres
+# / 54.4 and / 83.6, so the ball reads the file's coordinates and a player 1.011 / 1.0163
+# times them.
+BALL_START = (1.0, 1.0)
+PLAYER_START = (55.0 / 54.4, 2.36 * 36.0 / 83.6)
 
 
 def scenario_body(ball, left, right, **config) -> str:

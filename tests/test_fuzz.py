@@ -406,8 +406,9 @@ def test_grf_style_scenario_with_empty_team_gets_lazy_keeper(tmp_path):
     assert obs["right_team"].shape == (1, 2)
     assert obs["right_team_roles"].tolist() == [0]
     # GRF: the lone keeper is added at (-1, 0.42) in its own frame, i.e. (1, -0.42) for us,
-    # y scaled as GRF's engine places players (2.36 x 36 m, 0.3 m inside the touchline)
-    spot = [1.0, -0.42 * 2.36 * 0.42]
+    # observed where GRF's engine places players (x 55 m, y 2.36 x 36 m: 0.3 m inside the
+    # touchline) over its observation scale (54.4 and 83.6 m per unit)
+    spot = [55 / 54.4, -0.42 * 2.36 * 36 / 83.6]
     assert np.allclose(obs["right_team"][0], spot, atol=1e-6)
     for _ in range(15):
         obs, *_ = env.step(0)

@@ -1,8 +1,11 @@
 // Football dimensions, timings and the public GRF conventions.
 // The engine works in metres and seconds on a 105 x 68 m pitch centred at the origin,
-// left team defending x = -52.5. Observations use GRF's normalised pitch: x in [-1, 1],
-// y in [-0.42, 0.42]; kXToObs / kYToObs convert (GRF's y axis points "down" the screen,
-// so the action "top" moves towards negative y).
+// left team defending x = -52.5: GRF's 110 x 72 m pitch scaled down, keeping every
+// position's share of the half pitch. Observations use GRF's units, in which its lines lie
+// at x = +-55 / 54.4 = +-1.011 and y = +-36 / 83.6 = +-0.4306 (gfootball_engine: the
+// observation divides its metres by 54.4 and 83.6), so kXToObs / kYToObs put our lines
+// there too (GRF's y axis points "down" the screen, so the action "top" moves towards
+// negative y).
 #ifndef TRACKFIELD_FOOTBALL_CONSTANTS_H
 #define TRACKFIELD_FOOTBALL_CONSTANTS_H
 
@@ -22,9 +25,11 @@ constexpr int kNumCheckpoints = 10;
 
 constexpr float kHalfLength = 52.5f;
 constexpr float kHalfWidth = 34.0f;
-constexpr float kXToObs = 1.0f / kHalfLength;
-constexpr float kYToObs = 0.42f / kHalfWidth;
-constexpr float kGoalHalfWidth = 0.044f / kYToObs;  // the goal mouth is |y| < 0.044 in GRF units
+constexpr float kObsLineX = 55.0f / 54.4f;  // GRF's goal lines in its observation units
+constexpr float kObsLineY = 36.0f / 83.6f;  // ... and its touchlines
+constexpr float kXToObs = kObsLineX / kHalfLength;
+constexpr float kYToObs = kObsLineY / kHalfWidth;
+constexpr float kGoalHalfWidth = 0.044f * kHalfWidth / 0.42f;
 constexpr float kGoalHeight = 2.44f;
 constexpr float kPenaltyBoxDepth = 16.5f;
 constexpr float kPenaltyBoxHalfWidth = 20.16f;

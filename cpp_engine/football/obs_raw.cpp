@@ -21,16 +21,16 @@ std::vector<FieldSpec> raw_fields(int n_own, int n_opp, int n_sticky) {
     f.push_back({t, {n, 2}, "float32", -kBig, kBig, "player positions (x, y)"});
     f.push_back({t + "_direction", {n, 2}, "float32", -kBig, kBig, "player movement over one step"});
     f.push_back({t + "_tired_factor", {n}, "float32", 0, 1, "0 fresh .. 1 exhausted"});
-    f.push_back({t + "_yellow_card", {n}, "int32", 0, 2, "yellow cards shown"});
+    f.push_back({t + "_yellow_card", {n}, "bool", 0, 1, "shown a yellow card (a second is a red: not active)"});
     f.push_back({t + "_active", {n}, "bool", 0, 1, "on the pitch (not sent off)"});
     f.push_back({t + "_roles", {n}, "int32", 0, kNumRoles - 1, "role (0 GK .. 9 CF)"});
   }
   f.push_back({"score", {2}, "int32", 0, 1000, "goals (agent's team, opponents)"});
-  f.push_back({"steps_left", {}, "int32", 0, 1000000, "steps until the time limit"});
+  f.push_back({"steps_left", {}, "int32", 0, 1000000, "step() calls until the time limit"});
   f.push_back({"game_mode", {}, "int32", 0, kNumGameModes - 1, "0 normal .. 6 penalty"});
   f.push_back({"active", {}, "int32", -1, kMaxTeamPlayers - 1, "index of the controlled player"});
   f.push_back({"designated", {}, "int32", -1, kMaxTeamPlayers - 1, "index of the designated player"});
-  f.push_back({"sticky_actions", {n_sticky}, "int32", 0, 1,
+  f.push_back({"sticky_actions", {n_sticky}, "uint8", 0, 1,
                n_sticky == kNumStickyActionsFull ? "8 directions, sprint, dribble, keeper_rush, pressure, team_pressure"
                                                  : "8 directions, sprint, dribble"});
   return f;
@@ -65,13 +65,14 @@ void write_obs_raw(const World& w, int agent, int n_sticky, float* out) {
     for (int s = 0; s < n; ++s) *o++ = obs_x(v, w.p.x[base + s]), *o++ = obs_y(v, w.p.y[base + s]);
     for (int s = 0; s < n; ++s) *o++ = obs_dx(v, w.p.vx[base + s]), *o++ = obs_dy(v, w.p.vy[base + s]);
     for (int s = 0; s < n; ++s) *o++ = w.p.tired[base + s];
-    for (int s = 0; s < n; ++s) *o++ = w.p.yellow_cards[base + s];
+    for (int s = 0; s < n; ++s) *o++ = w.p.yellow_cards[base + s] > 0 ? 1.0f : 0.0f;
     for (int s = 0; s < n; ++s) *o++ = w.p.present[base + s] ? 1.0f : 0.0f;
     for (int s = 0; s < n; ++s) *o++ = w.p.role[base + s];
   }
   *o++ = static_cast<float>(w.m.score[v.own]);
   *o++ = static_cast<float>(w.m.score[v.opp]);
-  *o++ = static_cast<float>(w.m.game_duration > w.m.steps ? w.m.game_duration - w.m.steps : 0);
+  // GRF counts the step() calls left: game_duration + 1 at reset, 0 after the last.
+  *o++ = static_cast<float>(w.m.game_duration >= w.m.steps ? w.m.game_duration + 1 - w.m.steps : 0);
   *o++ = static_cast<float>(w.m.game_mode);
   float active = ag.player < 0 ? -1.0f : static_cast<float>(slot_of(ag.player));
   *o++ = active;

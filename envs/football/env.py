@@ -35,8 +35,11 @@ class FootballEnv(BatchEnv):
     Environment", AAAI 2020.
 
     ## Observation Space
-    Coordinates use GRF's convention: x in [-1, 1] with the observing team attacking
-    x = +1, y in [-0.42, 0.42] with "top" at negative y. Right-team agents see the pitch
+    Coordinates are GRF's observation units: the observing team attacks towards +x, "top"
+    is negative y, and the lines lie where GRF's lie in its observations (goal lines at
+    x = +-1.011, touchlines at y = +-0.4306; a scenario file's x in [-1, 1], y in
+    [-0.42, 0.42] places its ball at those numbers and its players at 1.011 x, 1.016 y of
+    them, as GRF's engine does). Right-team agents see the pitch
     rotated by 180 degrees, so one policy can play both sides. Directions are the
     movement over one step in the same units.
 

@@ -5,17 +5,18 @@ import numpy as np
 
 import trackfield
 
-METRES = np.array([52.5, 34 / 0.42])
+METRES = np.array([54.4, 83.6])  # GRF: metres per observation unit along x and y
 
 
 def test_corner_taker_walks_onto_the_ball():
     env = trackfield.make("academy_corner", representation="raw")
     obs, _ = env.reset(seed=0)
+    # GRF 2.10.2's first observation of academy_corner, in its units: the taker on the goal
+    # line (x = 55 / 54.4, its pitchHalfW in observation units), the ball 1.1 m inside it.
+    assert np.allclose(obs["left_team"][1], [1.0110, 0.4268], atol=1e-3)
+    assert np.allclose(obs["ball"], [0.99, 0.41, 0.1106], atol=1e-3)
     taker = np.array(obs["left_team"][1]) * METRES
     ball = np.array(obs["ball"][:2]) * METRES
-    assert abs(taker[0] - 52.5) < 1e-3  # on the goal line, as GRF's x = 1.0 (pitchHalfW)
-    assert 1.0 < 52.5 - ball[0] < 1.3  # GRF: 1.14 m inside the goal line
-    assert 1.6 < 34.0 - ball[1] < 1.8  # GRF: 1.72 m inside the touchline
     assert 1.6 < np.linalg.norm(taker - ball) < 2.0
     assert obs["ball_owned_team"] == -1
     owned_at = None

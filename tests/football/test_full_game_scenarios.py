@@ -49,8 +49,8 @@ def test_five_a_side_keepers_are_not_controllable():
 def test_kaggle_slot_order_puts_the_forwards_last():
     obs, _ = trackfield.make("11_vs_11_kaggle", representation="raw").reset(seed=0)
     assert obs["left_team_roles"].tolist() == [0, 2, 1, 1, 3, 5, 5, 5, 6, 9, 7]
-    # the file's (0, +-0.02), y scaled as GRF's engine places players (2.36 x 36 m of 34 m at 0.42)
-    y = 0.02 * 2.36 * 0.42
+    # the file's (0, +-0.02), y as GRF's engine places and observes players (2.36 x 36 m / 83.6)
+    y = 0.02 * 2.36 * 36.0 / 83.6
     assert np.allclose(obs["left_team"][9], [0.0, y]) and np.allclose(obs["left_team"][10], [0.0, -y])
 
 

@@ -113,11 +113,12 @@ def test_raw_observation_fields(name):
     assert obs["left_team"].shape == (n_left, 2) and obs["right_team"].shape == (n_right, 2)
     assert obs["left_team_roles"].tolist() == [p[2] for p in scenario.players(0)]
     assert obs["right_team_roles"].tolist() == [p[2] for p in scenario.players(1)]
-    # starting positions: where GRF's engine puts the scenario's coordinates, as a share of
-    # the pitch (players x by pitchHalfW, y by 2.36 x pitchHalfH; the ball by 54.4 / 83.6 m
-    # on GRF's 55 x 36 m half pitch), the right team mirrored into the left team's frame
-    player_scale = np.array([1.0, 2.36 * 0.42])
-    ball_scale = np.array([54.4 / 55.0, 83.6 / 36.0 * 0.42])
+    # starting positions as GRF observes them: its engine places a player at x times
+    # pitchHalfW (55 m) and y times 2.36 x pitchHalfH (36 m), the ball at the scenario's
+    # coordinates times 54.4 / 83.6 m, and observes metres / 54.4 and / 83.6; the right
+    # team mirrored into the left team's frame
+    player_scale = np.array([55.0 / 54.4, 2.36 * 36.0 / 83.6])
+    ball_scale = np.array([1.0, 1.0])
     left = np.array([p[:2] for p in scenario.players(0)]) * player_scale
     right = -np.array([p[:2] for p in scenario.players(1)]) * player_scale
     assert np.allclose(obs["left_team"], left, atol=1e-6)
@@ -127,7 +128,8 @@ def test_raw_observation_fields(name):
     assert obs["left_team_active"].dtype == np.bool_
     assert not obs["left_team_tired_factor"].any() and not obs["left_team_yellow_card"].any()
     assert obs["score"].tolist() == [0, 0]
-    assert obs["steps_left"] == scenario.game_duration
+    assert obs["steps_left"] == scenario.game_duration + 1  # GRF: step() calls left
+    assert obs["left_team_yellow_card"].dtype == np.bool_ and obs["sticky_actions"].dtype == np.uint8
     assert obs["game_mode"] == 0
     assert obs["designated"] == obs["active"]
     assert 0 <= obs["active"] < n_left

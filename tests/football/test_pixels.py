@@ -45,8 +45,12 @@ def test_ball_moves_across_the_frame_as_in_the_raw_observation(scenario_file):
     r, _ = raw.reset(seed=0)
     for _ in range(12):
         x, y = ball_pixels(p)
-        expected_x = (r["ball"][0] * 52.5 + 55.5) / 111.0 * 192
-        expected_y = (r["ball"][1] / 0.42 * 34 - r["ball"][2] * 0.5 + 37) / 74.0 * 144
+        # the pitch in metres (105 x 68, drawn with a 3 m margin) from GRF's observation
+        # units (lines at x = 55 / 54.4, y = 36 / 83.6); the ball is drawn raised by half
+        # its height above the grass
+        metres_x, metres_y = r["ball"][0] * 52.5 / (55 / 54.4), r["ball"][1] * 34 / (36 / 83.6)
+        expected_x = (metres_x + 55.5) / 111.0 * 192
+        expected_y = (metres_y - (r["ball"][2] - 0.11) * 0.5 + 37) / 74.0 * 144
         assert abs(x - expected_x) <= 1.5 and abs(y - expected_y) <= 1.5
         p = pix.step(5)[0]       # run right with the ball
         r = raw.step(5)[0]
@@ -104,5 +108,5 @@ def test_pixels_golden_hash(scenario_file):
     assert digest == GOLDEN_PIXELS, digest
 
 
-GOLDEN_VIEWER_FRAME = "9f82ce12d5a1064e"
-GOLDEN_PIXELS = "9000111c38deb3a0"
+GOLDEN_VIEWER_FRAME = "f049ecfb87af046f"
+GOLDEN_PIXELS = "c7c439c5aca9ba6e"

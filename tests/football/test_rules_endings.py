@@ -126,14 +126,14 @@ def test_time_limit_truncates_after_game_duration_plus_one_steps(scenario_file):
                          [(-1.0, 0.0, "GK"), (-0.1, 0.0, "CB")], game_duration=10, **NO_END_FLAGS)
     env = trackfield.make(path, representation="raw")
     obs, info = env.reset(seed=0)
-    assert obs["steps_left"] == 10 and info["steps"] == 0
+    assert obs["steps_left"] == 11 and info["steps"] == 0  # GRF: the step() calls left
     for k in range(1, 11):
         obs, _, terminated, truncated, info = env.step(0)
         assert not (terminated or truncated), f"episode ended after {k} of 11 steps"
         assert info["steps"] == k
-        assert obs["steps_left"] == 10 - k
+        assert obs["steps_left"] == 11 - k
     obs, _, terminated, truncated, info = env.step(0)
-    assert truncated and not terminated
+    assert truncated and not terminated and obs["steps_left"] == 0
     assert info["steps"] == 11
     with pytest.raises(RuntimeError):
         env.step(0)

@@ -103,7 +103,7 @@ def test_episode_number_parity_alternates_line_ups(tmp_path):
         builder.SetTeam(Team.e_Right)
         builder.AddPlayer(-1.0, 0.0, e_PlayerRole_GK)
     """)
-    even = [0.5 * 54.4 / 55.0, 0.1 * 83.6 / 36.0 * 0.42]  # GRF's ball start scale (reset.cpp)
+    even = [0.5, 0.1]  # GRF observes the ball where the scenario puts it
     odd = [-even[0], -even[1]]
     env = trackfield.make(path, representation="raw")
     balls = [env.reset(seed=s)[0]["ball"][:2] for s in (0, None, None, 7, None)]

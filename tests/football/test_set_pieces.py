@@ -14,7 +14,11 @@ import trackfield
 from conftest import NO_END_FLAGS, write_scenario
 
 GAME_MODE = dict(normal=0, kickoff=1, goal_kick=2, free_kick=3, corner=4, throw_in=5, penalty=6)
-PENALTY_SPOT_X = 1.0 - 11.0 / 52.5  # 11 m from the goal line, GRF units
+# Observation units per metre of trackfield's 105 x 68 m pitch (GRF's 110 x 72 m scaled,
+# observed as GRF observes its own: the goal line at x = 55 / 54.4, the touchline at 36 / 83.6).
+X_OBS, Y_OBS = 55.0 / 54.4 / 52.5, 36.0 / 83.6 / 34.0
+GOAL_LINE_X, TOUCHLINE_Y = 52.5 * X_OBS, 34.0 * Y_OBS
+PENALTY_SPOT_X = (52.5 - 11.0) * X_OBS  # 11 m from the goal line
 
 
 def first_stoppage(env, actions):
@@ -50,7 +54,7 @@ def test_throw_in_goes_to_the_other_team_on_the_touch_line(scenario_file):
     env.reset(seed=0)
     obs, info, _ = first_stoppage(env, [7] * 40)
     assert info["game_mode"] == GAME_MODE["throw_in"] and int(obs["game_mode"]) == GAME_MODE["throw_in"]
-    assert obs["ball"][1] == pytest.approx(0.42, abs=1e-4)
+    assert obs["ball"][1] == pytest.approx(TOUCHLINE_Y, abs=1e-4)
     assert 0.4 < obs["ball"][0] < 0.6
     obs, *_ = env.step(0)
     assert int(obs["ball_owned_team"]) == 1  # the opponents take it
@@ -67,7 +71,7 @@ def test_goal_kick_is_taken_by_the_defending_keeper(scenario_file):
     assert info["game_mode"] == GAME_MODE["goal_kick"]
     obs, *_ = env.step(14)
     assert (int(obs["ball_owned_team"]), int(obs["ball_owned_player"])) == (1, 0)  # their keeper
-    assert obs["ball"][0] == pytest.approx(1.0 - 5.5 / 52.5, abs=1e-3)  # on the six-yard line
+    assert obs["ball"][0] == pytest.approx((52.5 - 5.5) * X_OBS, abs=1e-3)  # on the six-yard line
     obs, modes = play_restart(env, 0)
     assert modes[-1] == GAME_MODE["normal"]
 
@@ -83,8 +87,8 @@ def test_corner_when_a_defender_plays_the_ball_over_his_own_goal_line(scenario_f
     env.reset(seed=0)
     obs, info, _ = first_stoppage(env, [1] * 40)  # "left" in his own frame: towards his goal
     assert info["game_mode"] == GAME_MODE["corner"]
-    assert obs["ball"][0] == pytest.approx(-1.0, abs=1e-4)  # his own goal line
-    assert obs["ball"][1] == pytest.approx(0.42, abs=1e-4)
+    assert obs["ball"][0] == pytest.approx(-GOAL_LINE_X, abs=1e-4)  # his own goal line
+    assert obs["ball"][1] == pytest.approx(TOUCHLINE_Y, abs=1e-4)
     obs, *_ = env.step(14)
     assert int(obs["ball_owned_team"]) == 1  # the other team takes it
     obs, modes = play_restart(env, 0)
@@ -133,8 +137,8 @@ def test_penalty_is_taken_and_play_resumes(scenario_file):
     obs, *_ = env.step([0, 0])
     # The fouled player takes it; the defender keeps 9.15 m from the spot.
     assert (int(obs["ball_owned_team"][0]), int(obs["ball_owned_player"][0])) == (0, 1)
-    spot = obs["ball"][0][:2] * [52.5, 34 / 0.42]
-    defender = obs["right_team"][0][1] * [52.5, 34 / 0.42]
+    spot = obs["ball"][0][:2] / [X_OBS, Y_OBS]
+    defender = obs["right_team"][0][1] / [X_OBS, Y_OBS]
     assert np.linalg.norm(spot - defender) >= 9.15 - 1e-3
     # The controlled taker shoots once the delay is over.
     _, modes = play_restart(env, [12, 0])
@@ -264,15 +268,17 @@ def test_second_yellow_sends_the_player_off_and_pads_his_slot(scenario_file):
         for t in range(1500):
             actions.append(policy(obs, t))
             obs, _, terminated, truncated, info = raw.step(actions[-1])
-            if obs["right_team_yellow_card"][0, 1] >= 2 or terminated or truncated:
+            if not obs["right_team_active"][0, 1] or terminated or truncated:
                 break
-        if obs["right_team_yellow_card"][0, 1] >= 2:
+        if not obs["right_team_active"][0, 1]:  # sent off: a second yellow card
             break
     else:
         pytest.fail("no second yellow card in 20 episodes")
     off_at = len(actions)
-    # raw: the slot stays, inactive, at the spot where he left (both sides' views agree).
+    # raw: the slot stays, inactive, at the spot where he left (both sides' views agree);
+    # his yellow card shows (GRF's yellow_card is a flag: shown one or more).
     assert not obs["right_team_active"][0, 1] and not obs["left_team_active"][1, 1]
+    assert obs["right_team_yellow_card"][0, 1] and obs["left_team_yellow_card"][1, 1]
     assert obs["right_team_active"][0, [0, 2]].all()
     assert int(obs["active"][1]) != 1  # the right agent now drives a team-mate
     where = obs["right_team"][0, 1].copy()
