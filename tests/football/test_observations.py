@@ -150,6 +150,18 @@ def test_raw_positions_stay_on_grf_pitch():
             env.reset()
 
 
+def test_first_observation_is_grfs():
+    # GRF 2.10.2's first raw observation of academy_3_vs_1_with_keeper (seed 0), measured:
+    # the players where its engine places them in its observation units, the ball at the
+    # file's numbers, 401 step() calls left.
+    obs, _ = trackfield.make("academy_3_vs_1_with_keeper", representation="raw").reset(seed=0)
+    assert np.allclose(obs["ball"], [0.62, 0.0, 0.1106], atol=1e-3)
+    assert np.allclose(obs["left_team"], [[-1.011, 0.0], [0.6066, 0.0], [0.7077, 0.2033], [0.7077, -0.2033]],
+                       atol=1e-3)
+    assert np.allclose(obs["right_team"], [[1.011, 0.0], [0.7583, 0.0]], atol=1e-3)
+    assert obs["steps_left"] == 401 and obs["ball_owned_team"] == -1
+
+
 def test_ball_height_is_its_centre_as_grf_reports_it():
     # GRF's raw and simple115v2 ball z is the ball's centre: 0.11 m while it lies on the
     # grass (measured on GRF 2.10.2 at every academy reset), more in flight, never less
