@@ -33,7 +33,13 @@ constexpr float kGoalHalfWidth = 0.044f * kHalfWidth / 0.42f;
 constexpr float kGoalHeight = 2.44f;
 constexpr float kPenaltyBoxDepth = 16.5f;
 constexpr float kPenaltyBoxHalfWidth = 20.16f;
-constexpr float kSetPieceDistance = 9.15f;
+// GRF's restarts (referee.cpp), in metres of its 110 x 72 m pitch kept as shares of the
+// half pitch like every position: the penalty spot 11 m out, goal kicks from 0.92 of the
+// half length (4.4 m out; measured in its observations at x = 0.9301), the wall 9.15 m off.
+constexpr float kGrfToX = kHalfLength / 55.0f;  // our metres per GRF metre along x
+constexpr float kPenaltySpotDistance = 11.0f * kGrfToX;
+constexpr float kGoalKickX = 0.92f * kHalfLength;
+constexpr float kSetPieceDistance = 9.15f * kGrfToX;
 
 constexpr int kStepsPerSecond = 10;
 constexpr int kSubsteps = 5;

@@ -55,7 +55,7 @@ void award_free_kick(World& w, int offender, Vec2 spot) {
   int team = 1 - team_of(offender);
   if (in_penalty_box(spot, team_of(offender))) {
     float goal_x = attack_goal_x(team);
-    start_set_piece(w, kModePenalty, team, {goal_x - (goal_x > 0 ? 11.0f : -11.0f), 0.0f});
+    start_set_piece(w, kModePenalty, team, {goal_x - (goal_x > 0 ? kPenaltySpotDistance : -kPenaltySpotDistance), 0.0f});
   } else {
     start_set_piece(w, kModeFreeKick, team, spot);
   }
@@ -130,7 +130,7 @@ bool check_goal_or_out(World& w) {
     if (toucher_team == defending)
       start_set_piece(w, kModeCorner, attacking, {side_x, side_y * kHalfWidth});
     else
-      start_set_piece(w, kModeGoalKick, defending, {side_x - (b.x > 0 ? 5.5f : -5.5f), 0.0f});
+      start_set_piece(w, kModeGoalKick, defending, {b.x > 0 ? kGoalKickX : -kGoalKickX, 0.0f});
     return true;
   }
   if (std::fabs(b.y) > kHalfWidth) {

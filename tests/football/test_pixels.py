@@ -108,5 +108,5 @@ def test_pixels_golden_hash(scenario_file):
     assert digest == GOLDEN_PIXELS, digest
 
 
-GOLDEN_VIEWER_FRAME = "f049ecfb87af046f"
-GOLDEN_PIXELS = "c7c439c5aca9ba6e"
+GOLDEN_VIEWER_FRAME = "1cbced8aee1895bb"
+GOLDEN_PIXELS = "adc32e11aeca0642"

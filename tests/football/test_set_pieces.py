@@ -14,11 +14,11 @@ import trackfield
 from conftest import NO_END_FLAGS, write_scenario
 
 GAME_MODE = dict(normal=0, kickoff=1, goal_kick=2, free_kick=3, corner=4, throw_in=5, penalty=6)
-# Observation units per metre of trackfield's 105 x 68 m pitch (GRF's 110 x 72 m scaled,
-# observed as GRF observes its own: the goal line at x = 55 / 54.4, the touchline at 36 / 83.6).
-X_OBS, Y_OBS = 55.0 / 54.4 / 52.5, 36.0 / 83.6 / 34.0
-GOAL_LINE_X, TOUCHLINE_Y = 52.5 * X_OBS, 34.0 * Y_OBS
-PENALTY_SPOT_X = (52.5 - 11.0) * X_OBS  # 11 m from the goal line
+# GRF's metres per observation unit (its observation divides them by 54.4 and 83.6), on its
+# 110 x 72 m pitch: the goal line at x = 55 / 54.4, the touchline at 36 / 83.6.
+GRF_METRES = np.array([54.4, 83.6])
+GOAL_LINE_X, TOUCHLINE_Y = 55.0 / 54.4, 36.0 / 83.6
+PENALTY_SPOT_X = (55.0 - 11.0) / 54.4  # GRF's referee: 11 m from the goal line
 
 
 def first_stoppage(env, actions):
@@ -71,7 +71,7 @@ def test_goal_kick_is_taken_by_the_defending_keeper(scenario_file):
     assert info["game_mode"] == GAME_MODE["goal_kick"]
     obs, *_ = env.step(14)
     assert (int(obs["ball_owned_team"]), int(obs["ball_owned_player"])) == (1, 0)  # their keeper
-    assert obs["ball"][0] == pytest.approx((52.5 - 5.5) * X_OBS, abs=1e-3)  # on the six-yard line
+    assert obs["ball"][0] == pytest.approx(0.9301, abs=1e-3)  # GRF's, measured (0.92 of its half length)
     obs, modes = play_restart(env, 0)
     assert modes[-1] == GAME_MODE["normal"]
 
@@ -137,8 +137,8 @@ def test_penalty_is_taken_and_play_resumes(scenario_file):
     obs, *_ = env.step([0, 0])
     # The fouled player takes it; the defender keeps 9.15 m from the spot.
     assert (int(obs["ball_owned_team"][0]), int(obs["ball_owned_player"][0])) == (0, 1)
-    spot = obs["ball"][0][:2] / [X_OBS, Y_OBS]
-    defender = obs["right_team"][0][1] / [X_OBS, Y_OBS]
+    spot = obs["ball"][0][:2] * GRF_METRES
+    defender = obs["right_team"][0][1] * GRF_METRES
     assert np.linalg.norm(spot - defender) >= 9.15 - 1e-3
     # The controlled taker shoots once the delay is over.
     _, modes = play_restart(env, [12, 0])
