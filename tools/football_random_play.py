@@ -17,6 +17,12 @@ keeper: the right keeper's touches: reported on the ball (held) or struck away f
 duels: the left carrier's steps by how near the nearest right field player is to the ball
   (<1, <1.5, <2.5, <4 m, further), and how many of those steps end with the right team on it.
 idle: the agent stands idle (action 0) every step; how each of N episodes ends, and when.
+kicks: the agent's kicks (the ball leaving his team's carrier faster than 4 m/s) where one
+  kick action (long, high, short pass or shot) was pressed in the 8 steps before: the ball's
+  speed, its upward speed over the first step and its peak height over the next 10 steps
+  (the ball's centre, as both engines report it: 0.11 m on the grass).
+fatigue: one episode; every 500 steps the mean and largest tired_factor of each team
+  (11_vs_11_stochastic shows GRF's game-long build-up).
 """
 import importlib.util
 import os
@@ -42,14 +48,16 @@ def episodes(engine, scenario, n, policy="random"):
     for seed in range(n):
         obs = [bs.first(reset(seed))]
         total = 0.0
+        actions = []
         while True:
             action = int(rng.integers(19)) if policy == "random" else 0
             o, r, done, _ = step(action)
             obs.append(bs.first(o))
+            actions.append(action)
             total += float(np.sum(r))
             if done:
                 break
-        yield obs, total
+        yield obs, total, actions
 
 
 def ending(o, total):
@@ -65,7 +73,7 @@ def ending(o, total):
 
 def report_endings(engine, scenario, n):
     rows = {}
-    for obs, total in episodes(engine, scenario, n):
+    for obs, total, _ in episodes(engine, scenario, n):
         last_left = max((t for t, o in enumerate(obs) if o["ball_owned_team"] == 0), default=None)
         end = obs[-1]
         rows.setdefault(ending(end, total), []).append(
@@ -81,7 +89,7 @@ def report_endings(engine, scenario, n):
 
 def report_keeper(engine, scenario, n):
     counts, nearest = Counter(), {}
-    for obs, _ in episodes(engine, scenario, n):
+    for obs, _, _ in episodes(engine, scenario, n):
         for prev, o in zip(obs, obs[1:]):
             keeper = np.array(o["right_team"][0])
             in_box = (1.0 - keeper[0]) * METRES[0] < BOX_DEPTH and abs(keeper[1]) * METRES[1] < BOX_HALF_WIDTH
@@ -108,7 +116,7 @@ def report_keeper(engine, scenario, n):
 def report_duels(engine, scenario, n):
     edges = [1.0, 1.5, 2.5, 4.0, np.inf]
     steps, lost = np.zeros(len(edges), int), np.zeros(len(edges), int)
-    for obs, _ in episodes(engine, scenario, n):
+    for obs, _, _ in episodes(engine, scenario, n):
         for prev, o in zip(obs, obs[1:]):
             field = np.array(prev["right_team"])[1:]
             if prev["ball_owned_team"] != 0 or not len(field):
@@ -124,7 +132,7 @@ def report_duels(engine, scenario, n):
 
 def report_idle(engine, scenario, n):
     how = []
-    for obs, total in episodes(engine, scenario, n, policy="idle"):
+    for obs, total, _ in episodes(engine, scenario, n, policy="idle"):
         end = obs[-1]
         why = ending(end, total)
         if why == "possession":
@@ -134,8 +142,37 @@ def report_idle(engine, scenario, n):
         print(f"{why}: {count} episodes, lengths {sorted(h[1] for h in how if h[0] == why)}")
 
 
+def report_kicks(engine, scenario, n):
+    names = {9: "long pass", 10: "high pass", 11: "short pass", 12: "shot"}
+    rows = {}
+    for obs, _, actions in episodes(engine, scenario, n):
+        for t in range(1, len(obs) - 1):
+            before, after = obs[t - 1], obs[t]
+            if before["ball_owned_team"] != 0 or after["ball_owned_team"] == 0 or int(after["game_mode"]):
+                continue
+            speed = np.linalg.norm(np.array(after["ball_direction"][:2]) * METRES) * 10
+            pressed = [a for a in actions[max(0, t - 8):t] if a in names]
+            if speed < 4 or len(pressed) != 1:
+                continue
+            peak = max(float(o["ball"][2]) for o in obs[t:t + 10])
+            rows.setdefault(names[pressed[0]], []).append((speed, float(after["ball_direction"][2]) * 10, peak))
+    for name, r in sorted(rows.items()):
+        r = np.array(r)
+        print(f"{name}: {len(r)} kicks, speed {np.median(r[:, 0]):.1f} m/s, up {np.median(r[:, 1]):.1f} m/s "
+              f"over the first step, peak height q25/50/75 {np.round(np.percentile(r[:, 2], [25, 50, 75]), 2).tolist()} m")
+
+
+def report_fatigue(engine, scenario, n):
+    for obs, _, _ in episodes(engine, scenario, 1):
+        for t in list(range(500, len(obs), 500)) + [len(obs) - 1]:
+            o = obs[t]
+            left, right = np.array(o["left_team_tired_factor"]), np.array(o["right_team_tired_factor"])
+            print(f"step {t}: left mean {left.mean():.3f} max {left.max():.3f}, "
+                  f"right mean {right.mean():.3f} max {right.max():.3f}")
+
+
 if __name__ == "__main__":
     engine, what, scenario = sys.argv[1], sys.argv[2], sys.argv[3]
     n = int(sys.argv[4]) if len(sys.argv) > 4 else (10 if what == "idle" else 100)
     {"endings": report_endings, "keeper": report_keeper, "duels": report_duels,
-     "idle": report_idle}[what](engine, scenario, n)
+     "idle": report_idle, "kicks": report_kicks, "fatigue": report_fatigue}[what](engine, scenario, n)
