@@ -50,7 +50,6 @@ def write_scenario(tmp_path, body: str, name: str = "scenario") -> str:
 # ball at x 54.4 / y 83.6 m and its players at x 55 / y 2.36 x 36 m, and observes metres
 # / 54.4 and / 83.6, so the ball reads the file's coordinates and a player 1.011 / 1.0163
 # times them.
-BALL_START = (1.0, 1.0)
 PLAYER_START = (55.0 / 54.4, 2.36 * 36.0 / 83.6)
 
 
@@ -60,10 +59,10 @@ def scenario_body(ball, left, right, **config) -> str:
     ``ball`` is (x, y); ``left`` / ``right`` are lists of ``(x, y, role)`` or
     ``(x, y, role, lazy)`` in each team's own frame, role a name such as "GK" or "CF";
     all positions are where the reset observation shows them (the file's coordinates are
-    divided by BALL_START / PLAYER_START, within the file's bounds); ``config`` sets ``builder.config()`` fields.
+    the ball's as they are, the players' divided by PLAYER_START, within the file's bounds); ``config`` sets ``builder.config()`` fields.
     """
     lines = [f"builder.config().{key} = {value!r}" for key, value in config.items()]
-    bx, by = ball[0] / BALL_START[0], ball[1] / BALL_START[1]
+    bx, by = ball
     lines.append(f"builder.SetBallPosition({bx!r}, {by!r})")
     for team, players in (("e_Left", left), ("e_Right", right)):
         lines.append(f"builder.SetTeam(Team.{team})")

@@ -25,6 +25,8 @@ inline Perspective perspective_of(const World& w, int agent) {
 }
 inline float obs_x(const Perspective& v, float x) { return x * kXToObs * v.sign; }
 inline float obs_y(const Perspective& v, float y) { return y * kYToObs * v.sign; }
+// The ball's height as GRF reports it: its centre, in metres (z is its lowest point).
+inline float obs_ball_z(const World& w) { return w.ball.z + kBallRadius; }
 // GRF's "direction": movement over one step, in GRF units.
 inline float obs_dx(const Perspective& v, float vx) { return vx * kStepSeconds * kXToObs * v.sign; }
 inline float obs_dy(const Perspective& v, float vy) { return vy * kStepSeconds * kYToObs * v.sign; }

@@ -48,7 +48,7 @@ void write_obs_raw(const World& w, int agent, int n_sticky, float* out) {
   float* o = out;
   *o++ = obs_x(v, w.ball.x);
   *o++ = obs_y(v, w.ball.y);
-  *o++ = w.ball.z + kBallRadius;
+  *o++ = obs_ball_z(w);
   *o++ = obs_dx(v, w.ball.vx);
   *o++ = obs_dy(v, w.ball.vy);
   *o++ = w.ball.vz * kStepSeconds;

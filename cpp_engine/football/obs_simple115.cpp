@@ -29,7 +29,7 @@ void write_obs_simple115(const World& w, int agent, float* out) {
   write_team(w, v, v.opp, out + 44, out + 66);
   out[88] = obs_x(v, w.ball.x);
   out[89] = obs_y(v, w.ball.y);
-  out[90] = w.ball.z + kBallRadius;
+  out[90] = obs_ball_z(w);
   out[91] = obs_dx(v, w.ball.vx);
   out[92] = obs_dy(v, w.ball.vy);
   out[93] = w.ball.vz * kStepSeconds;
