@@ -2,6 +2,7 @@
 // reaction delay (steps between decisions), how often a decision is a poor one, how
 // accurate the AI's kicks are, and how hard its defenders press.
 #include <cmath>
+#include <initializer_list>
 
 #include "football/ai_shared.h"
 
@@ -452,6 +453,29 @@ const BallRace& ball_race(const World& w, BallRaceCache& cache) {
   return cache.race;
 }
 
+// GRF's hunters of an opponent on the ball: of the team's two players nearest him (anyone,
+// keeper and markers included), those who mark nobody and are within hunting distance;
+// -1 where there is none.
+void choose_hunters(const World& w, const TeamView& tv, int opponent, const int8_t marks[kMaxTeamPlayers],
+                    int* chaser, int* second) {
+  const Vec2 at = player_pos(w, opponent) + player_vel(w, opponent) * 0.1f;
+  int nearest[2] = {-1, -1};
+  float nearest_d[2] = {1e30f, 1e30f};
+  for (int s = 0; s < w.team_size[tv.team]; ++s) {
+    const int p = first_of(tv.team) + s;
+    if (!w.p.present[p]) continue;
+    const float d = distance(player_pos(w, p), at);
+    if (d < nearest_d[0]) nearest[1] = nearest[0], nearest_d[1] = nearest_d[0], nearest[0] = p, nearest_d[0] = d;
+    else if (d < nearest_d[1]) nearest[1] = p, nearest_d[1] = d;
+  }
+  *chaser = *second = -1;
+  for (const int p : nearest) {
+    if (p < 0 || w.p.lazy[p] || w.p.role[p] == kRoleGK || marks[slot_of(p)] >= 0) continue;
+    if (distance(player_pos(w, p), ball_pos(w)) > hunt_distance(w, p, tv)) continue;
+    (*chaser < 0 ? *chaser : *second) = p;
+  }
+}
+
 void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache& races) {
   const int owner_team = ball_owner_team(w);
   const bool stopped = w.m.game_mode != kModeNormal;
@@ -467,7 +491,8 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
   const BallRace* race = nullptr;
   for (int team = 0; team < 2; ++team) {
     TeamView tv = team_view(sc, team);
-    // Chasers: the team's AI players nearest the ball go for it when it is not theirs.
+    // Chasers: the team's AI players nearest the ball go for it when it is not theirs
+    // (a carrier's hunters are chosen again below, once the markers are known).
     int chaser = -1, second = -1;
     float chaser_d = 1e30f, second_d = 1e30f;
     if (owner_team != team && !stopped) {
@@ -495,6 +520,16 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
       const int winner = race->team_fastest[1 - team];
       if (race->team_best[1 - team] < race->team_best[team] && winner >= 0 && !ai_drives(w, winner))
         loose_ball_winner = winner;
+    }
+    // The opponent on the ball, or about to be: GRF's three markers leave him to the
+    // team's other players nearest him (hunters), and mark their men.
+    int8_t marks[kMaxTeamPlayers];
+    const int opponent_on_ball = owner_team == 1 - team && !stopped ? w.ball.owner : loose_ball_winner;
+    const bool marking = opponent_on_ball >= 0 && !team_pressure[team];
+    if (marking) {
+      assign_man_marking(w, tv, marks);
+      choose_hunters(w, tv, opponent_on_ball, marks, &chaser, &second);
+      if (loose_ball_winner >= 0) second = -1;
     }
     int reaction = static_cast<int>(std::lround(2.0f * (1.0f - tv.difficulty)));
     const float onside = owner_team == team ? offside_line(w, tv) : 0.0f;
@@ -601,8 +636,12 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
         float push = owner_team == team ? 12.0f : (owner_team < 0 ? 4.0f : -2.0f);
         Vec2 target{home.x + tv.attack_sign * push + 0.35f * ball.x, home.y + 0.3f * (ball.y - home.y)};
         if (owner_team == team) target = support_position(w, p, tv, onside, target);
-        if (owner_team == 1 - team) {
-          // Mark the nearest opponent to the spot, goal side.
+        if (marking && marks[s] >= 0) {
+          target = marking_position(w, p, marks[s], marks[s] == opponent_on_ball, target, tv);
+        } else if (owner_team == 1 - team) {
+          // The rest pick up the opponent nearest their spot, goal side. (GRF's hold
+          // their adapted formation spots; holding ours instead measured no nearer GRF's
+          // academy figures, docs/football_fidelity.md.)
           int mark = -1;
           float md = nearest_opponent_distance(w, team, target, &mark);
           if (mark >= 0 && md < 10.0f) {

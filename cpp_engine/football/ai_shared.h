@@ -23,6 +23,14 @@ void stand_still(World& w, int p);
 // p's team-mate on the pitch nearest `to`, lazy or not, if nearer than `within`; -1 if none.
 int nearest_team_mate(const World& w, int p, Vec2 to, float within = 1e30f);
 
+// marking.cpp: GRF's man-marking. marks[slot] is the opponent that slot of tv's team marks
+// (-1: none); the three opponents most dangerous to tv's goal each get one marker.
+void assign_man_marking(const World& w, const TeamView& tv, int8_t marks[kMaxTeamPlayers]);
+// Where marker p stands against opponent `opp` (on_ball: he has the ball or is about to),
+// starting from `desired` (his shape's spot): goal-side of him, nearer than he is to the
+// point he would shoot from.
+Vec2 marking_position(const World& w, int p, int opp, bool on_ball, Vec2 desired, const TeamView& tv);
+
 // keeper.cpp: the goalkeeper's run for this step (rush_ordered: his agent holds
 // keeper_rush; race: the loose-ball race, null when the ball is owned).
 void decide_keeper(World& w, int p, const TeamView& tv, bool rush_ordered, const BallRace* race);
