@@ -37,7 +37,7 @@ spec = importlib.util.spec_from_file_location(
 bs = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bs)
 
-METRES = np.array([52.5, 34.0 / 0.42])  # metres per observation unit along x and y
+METRES = np.array([54.4, 83.6])  # metres per observation unit along x and y (GRF's, and ours since stop 27)
 BOX_DEPTH, BOX_HALF_WIDTH = 16.5, 20.15
 
 
