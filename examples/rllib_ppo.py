@@ -118,7 +118,7 @@ def main(argv=None):
     if args.address:
         tfr.connect(args.address, timeout_s=args.connect_timeout)
     else:
-        ray.init(num_cpus=max(1, args.env_runners), include_dashboard=False, log_to_driver=False)
+        ray.init(address="local", num_cpus=max(1, args.env_runners), include_dashboard=False, log_to_driver=False)
     config = make_config(args.scenario, args.env_runners, args.envs_per_runner, seed=args.seed,
                          rollout_length=32 if args.tiny else 64)
     if args.tiny:

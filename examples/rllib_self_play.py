@@ -182,7 +182,7 @@ def main(argv=None):
     if args.address:
         tfr.connect(args.address)
     else:
-        ray.init(num_cpus=max(1, args.env_runners), include_dashboard=False, log_to_driver=False)
+        ray.init(address="local", num_cpus=max(1, args.env_runners), include_dashboard=False, log_to_driver=False)
     config = make_config(args.scenario, args.players, args.game_duration, args.league_size, args.builtin_ai_share,
                          args.env_runners, envs_per_runner=2 if args.tiny else 8,
                          rollout_length=32 if args.tiny else 128, seed=args.seed)

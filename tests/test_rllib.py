@@ -55,7 +55,7 @@ def case_id(case):
 def ray_session():
     """One local Ray for the module's fast tests (2 CPUs, no dashboard)."""
     if not ray.is_initialized():
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()
 
