@@ -305,11 +305,12 @@ def test_unreachable_address_raises_within_the_timeout():
 
 
 
-# Budget: 80k env steps (about 40 iterations of 2,048): under 5 minutes even at the
-# ~300 steps/s seen on a 2-core VM busy with other work. Measured on that VM: the target
-# is reached after 27k-33k steps, 45 s (idle, ~1,900 steps/s) to 2 minutes (busy), the
-# cluster's start-up included.
-CLUSTER_PPO_BUDGET_STEPS = 80_000
+# Budget: 120k env steps (about 60 iterations of 2,048). PPO's curve here is noisy and
+# moves with any change to the game: the target was reached after 27k-33k steps once,
+# after 49k at stop 28's man-marking, and after 92k with GRF's player profiles (0.87 at
+# 80k; 0.93 at 92k). At the ~1,100 steps/s of an idle 2-core VM that is under 2 minutes,
+# the cluster's start-up included; at the ~300 steps/s of a busy one, under 7.
+CLUSTER_PPO_BUDGET_STEPS = 120_000
 
 
 @pytest.mark.slow

@@ -16,7 +16,7 @@ TeamView team_view(const ScenarioConfig& sc, int team) {
 void move_towards(World& w, int p, Vec2 target, bool sprint) {
   Vec2 d = target - player_pos(w, p);
   float dist = length(d);
-  float speed = (sprint ? kSprintSpeed : kRunSpeed) * (1.0f - kTiredSlowdown * w.p.tired[p]);
+  float speed = speed_of(w, p, sprint ? kSprintSpeed : kRunSpeed);
   // Arrive instead of overshooting: no faster than one can still stop in (braking a
   // little harder than accelerating), and easing off over the last metres.
   speed = std::fmin(speed, std::sqrt(2.0f * kPlayerAccel * dist));
@@ -82,7 +82,7 @@ void close_on_ball(World& w, int p) {
   Vec2 dir = normalized(gap);
   float towards_him = std::fmin(dot(run, dir), 0.0f);
   Vec2 want = run - dir * towards_him + gap * 4.0f;
-  float cap = kSprintSpeed * (1.0f - kTiredSlowdown * w.p.tired[p]);
+  float cap = speed_of(w, p, kSprintSpeed);
   float speed = length(want);
   if (speed > cap) want = want * (cap / speed);
   w.p.want_vx[p] = want.x;

@@ -17,7 +17,7 @@ constexpr int kFirstTouchKickSteps = 3;
 float player_speed(const World& w, int p, bool sprint, bool dribble) {
   float speed = sprint ? kSprintSpeed : kRunSpeed;
   if (w.ball.owner == p && dribble) speed = kDribbleSpeed;
-  return speed * (1.0f - kTiredSlowdown * w.p.tired[p]);
+  return speed_of(w, p, speed);
 }
 
 // The pitch direction of an agent's movement action. A right-team agent sees the pitch

@@ -18,7 +18,7 @@ constexpr float kPi = 3.14159265f;
 // Angular error (radians) of a kick; callers skip it in deterministic mode.
 float kick_error(World& w, int player, float base, float error_scale) {
   float pressure = nearest_opponent_distance(w, team_of(player), player_pos(w, player));
-  float sigma = base * error_scale;
+  float sigma = base * error_scale * w.p.kick_error[player];
   if (pressure < 3.0f) sigma += 0.05f * (3.0f - pressure) / 3.0f;
   sigma += 0.04f * w.p.tired[player];
   return sigma * rng_normal(w.rng);

@@ -18,6 +18,36 @@ constexpr float kBallStartX = 54.4f / 55.0f;
 constexpr float kBallStartY = 83.6f / 36.0f;  // share of the half width per GRF y unit
 constexpr float kPlayerStartY = 2.36f;  // share of the half width per GRF y unit
 
+// GRF's player database (data/playerdata.cpp, teamdata.cpp): a team's players, in the
+// scenario's order, take these eleven profiles, the same for both teams. Per profile:
+// physical_velocity (GRF's top speed is 0.9 + 0.1 x it, of 8 m/s), physical_stamina
+// (GRF tires a player at 2 - it), and the mean of technical_shot and technical_shortpass
+// (GRF blends a kick towards its worst case by a uniform draw raised to 0.7 x skill: on
+// average 1 / (1 + 0.7 x skill) of the way).
+struct PlayerProfile {
+  float velocity, stamina, kicking;
+};
+constexpr PlayerProfile kPlayerProfiles[kMaxTeamPlayers] = {
+    {0.450f, 0.550f, 0.500f}, {0.536f, 0.470f, 0.503f}, {0.464f, 0.464f, 0.439f},
+    {0.486f, 0.486f, 0.336f}, {0.529f, 0.462f, 0.495f}, {0.586f, 0.486f, 0.636f},
+    {0.464f, 0.464f, 0.514f}, {0.525f, 0.475f, 0.575f}, {0.632f, 0.482f, 0.632f},
+    {0.632f, 0.482f, 0.632f}, {0.632f, 0.482f, 0.632f}};
+
+// Each factor relative to the eleven profiles' average, so a team plays as fast, tires as
+// fast and kicks as accurately as before on the whole, its players differing as GRF's do.
+void set_profile(World& w, int p, int slot) {
+  float pace_sum = 0.0f, tiring_sum = 0.0f, error_sum = 0.0f;
+  for (const PlayerProfile& q : kPlayerProfiles) {
+    pace_sum += 0.9f + 0.1f * q.velocity;
+    tiring_sum += 2.0f - q.stamina;
+    error_sum += 1.0f / (1.0f + 0.7f * q.kicking);
+  }
+  const PlayerProfile& mine = kPlayerProfiles[slot];
+  w.p.pace[p] = (0.9f + 0.1f * mine.velocity) * kMaxTeamPlayers / pace_sum;
+  w.p.tiring[p] = (2.0f - mine.stamina) * kMaxTeamPlayers / tiring_sum;
+  w.p.kick_error[p] = 1.0f / (1.0f + 0.7f * mine.kicking) * kMaxTeamPlayers / error_sum;
+}
+
 Vec2 scenario_to_world(float x, float y, int team, bool player) {
   Vec2 v = player ? Vec2{x * kHalfLength, y * kPlayerStartY * kHalfWidth}
                   : Vec2{x * kBallStartX * kHalfLength, y * kBallStartY * kHalfWidth};
@@ -57,6 +87,7 @@ void reset_world(World& w, const EnvConfig& cfg, uint64_t seed, int episode) {
       w.p.lazy[p] = s.lazy;
       w.p.controllable[p] = s.controllable;
       w.p.present[p] = true;
+      set_profile(w, p, slot);
     }
   }
   Vec2 ball = scenario_to_world(sc.ball_x, sc.ball_y, 0, false);

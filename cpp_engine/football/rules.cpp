@@ -261,7 +261,7 @@ void update_stamina(World& w) {
     if (!w.p.present[p]) continue;
     float speed_sq = w.p.vx[p] * w.p.vx[p] + w.p.vy[p] * w.p.vy[p];
     bool sprinting = w.p.sprinting[p] && speed_sq > kRunSpeed * kRunSpeed * 0.8f;
-    float t = w.p.tired[p] + (sprinting ? kSprintTiring : -kRestRecovery);
+    float t = w.p.tired[p] + (sprinting ? kSprintTiring * w.p.tiring[p] : -kRestRecovery);
     w.p.tired[p] = clampf(t, 0.0f, 1.0f);
   }
 }

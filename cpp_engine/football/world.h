@@ -19,6 +19,11 @@ struct Players {
   float vx[kMaxPlayers], vy[kMaxPlayers];
   float face_x[kMaxPlayers], face_y[kMaxPlayers];
   float tired[kMaxPlayers];                        // 0 fresh .. 1 exhausted
+  // GRF's player profiles (reset.cpp kPlayerProfiles), the same for both teams slot by
+  // slot, each relative to the eleven profiles' average:
+  float pace[kMaxPlayers];        // top speed factor
+  float tiring[kMaxPlayers];      // how fast sprinting tires him (GRF: 2 - physical_stamina)
+  float kick_error[kMaxPlayers];  // kick error factor
   float home_x[kMaxPlayers], home_y[kMaxPlayers];  // formation spot, metres
   float want_vx[kMaxPlayers], want_vy[kMaxPlayers];  // this step's desired velocity
   int8_t role[kMaxPlayers];
@@ -116,6 +121,12 @@ inline int reported_owner_team(const World& w) { return reported_owner(w) < 0 ? 
 inline bool ai_drives(const World& w, int p) {
   const int a = w.p.controlled_by[p];
   return a < 0 || w.agents[a].builtin_ai;
+}
+
+// A player's speed for a gait (kSprintSpeed, kRunSpeed, kDribbleSpeed): his profile's pace,
+// less what sprinting has taken out of him.
+inline float speed_of(const World& w, int p, float gait) {
+  return gait * w.p.pace[p] * (1.0f - kTiredSlowdown * w.p.tired[p]);
 }
 
 inline float attack_goal_x(int team) { return team == 0 ? kHalfLength : -kHalfLength; }

@@ -113,6 +113,31 @@ def test_sprinting_tires_and_resting_recovers(lone_runner):
     assert obs["left_team_tired_factor"][0] == 0.0
 
 
+def _sprint_pace(scenario_file, slot):
+    """Top speed (m/s) of the left team's player in `slot`, sprinting right for 20 steps."""
+    left = [(-1.0, 0.42, "GK", True)] + [(-0.9 + 0.05 * k, -0.4, "CB", True) for k in range(1, slot)]
+    left.append((-0.5, 0.0, "CM"))
+    path = scenario_file((0.985, 0.3), left, [(-1.0, -0.3, "GK", True)],
+                         game_duration=400, deterministic=True, **NO_END_FLAGS)
+    env = trackfield.make(path, representation="raw")
+    obs, _ = env.reset(seed=0)
+    assert obs["active"] == slot
+    env.step(13)
+    for _ in range(20):
+        obs, *_ = env.step(5)
+    return obs["left_team_direction"][slot][0] * 10 * 54.4 / (55 / 52.5)
+
+
+@pytest.mark.parametrize("fast,slow", [(8, 1), (1, 2)])
+def test_players_differ_in_pace_as_grfs_profiles(scenario_file, fast, slow):
+    # GRF's eleven player profiles, taken by a team's players in order and the same for both
+    # teams: top speed 0.9 + 0.1 x physical_velocity (0.632 in slot 8, 0.536 in slot 1,
+    # 0.464 in slot 2).
+    velocity = {1: 0.536, 2: 0.464, 8: 0.632}
+    ratio = _sprint_pace(scenario_file, fast) / _sprint_pace(scenario_file, slow)
+    assert ratio == pytest.approx((0.9 + 0.1 * velocity[fast]) / (0.9 + 0.1 * velocity[slow]), abs=1e-3)
+
+
 # ------------------------------------------------------------------------------------ lazy
 
 
