@@ -51,6 +51,9 @@ def write_scenario(tmp_path, body: str, name: str = "scenario") -> str:
 # / 54.4 and / 83.6, so the ball reads the file's coordinates and a player 1.011 / 1.0163
 # times them.
 PLAYER_START = (55.0 / 54.4, 2.36 * 36.0 / 83.6)
+# GRF's metres per observation unit along x and y (its observation divides them by 54.4 and
+# 83.6, on its 110 x 72 m pitch), which ours reports too.
+GRF_METRES = np.array([54.4, 83.6])
 
 
 def scenario_body(ball, left, right, **config) -> str:

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import trackfield
+from conftest import GRF_METRES
 
 RUN, SPRINT, DRIBBLE = 5, 13, 17  # right, sprint, dribble (default action set)
 
@@ -77,16 +78,15 @@ def test_a_lone_centre_back_marks_the_central_striker_and_leaves_a_winger_to_run
         end_episode_on_possession_change=True,
     )
     env = trackfield.make(path, representation="raw")
-    metres = np.array([54.4, 83.6])  # per observation unit, as GRF's
     for seed in range(5):
         obs, _ = env.reset(seed=seed)
         nearest = np.inf
         for _ in range(30):
             obs, _, terminated, truncated, _ = env.step(RUN)
-            back = np.array(obs["right_team"][1]) * metres
-            nearest = min(nearest, np.linalg.norm(back - np.array(obs["left_team"][1]) * metres))
+            back = np.array(obs["right_team"][1]) * GRF_METRES
+            nearest = min(nearest, np.linalg.norm(back - np.array(obs["left_team"][1]) * GRF_METRES))
             assert not (terminated or truncated), f"seed {seed}: the winger lost the ball"
-        striker = np.linalg.norm(back - np.array(obs["left_team"][2]) * metres)
+        striker = np.linalg.norm(back - np.array(obs["left_team"][2]) * GRF_METRES)
         assert nearest > 3.0, f"seed {seed}: the centre-back came within {nearest:.1f} m of the winger"
         assert striker < 8.0, f"seed {seed}: the centre-back ended {striker:.1f} m from the striker"
 
@@ -97,15 +97,14 @@ def test_random_play_leaves_the_carrier_as_much_room_as_grf():
     # field player within 4 m for 76% of his steps (1,168 steps). Ours: 74%; before GRF's
     # man-marking, 25% (the lone centre-back hunted every carrier).
     env = trackfield.make("academy_pass_and_shoot_with_keeper", representation="raw")
-    metres = np.array([54.4, 83.6])
     rng = np.random.default_rng(0)
     alone = steps = 0
     for seed in range(100):
         obs, _ = env.reset(seed=seed)
         while True:
             if obs["ball_owned_team"] == 0 and obs["game_mode"] == 0:
-                field = np.array(obs["right_team"])[1:] * metres
-                carrier = np.array(obs["left_team"][obs["ball_owned_player"]]) * metres
+                field = np.array(obs["right_team"])[1:] * GRF_METRES
+                carrier = np.array(obs["left_team"][obs["ball_owned_player"]]) * GRF_METRES
                 alone += np.min(np.linalg.norm(field - carrier, axis=1)) >= 4.0
                 steps += 1
             obs, _, terminated, truncated, _ = env.step(int(rng.integers(19)))

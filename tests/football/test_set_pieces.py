@@ -11,12 +11,11 @@ import numpy as np
 import pytest
 
 import trackfield
-from conftest import NO_END_FLAGS, write_scenario
+from conftest import GRF_METRES, NO_END_FLAGS, write_scenario
 
 GAME_MODE = dict(normal=0, kickoff=1, goal_kick=2, free_kick=3, corner=4, throw_in=5, penalty=6)
-# GRF's metres per observation unit (its observation divides them by 54.4 and 83.6), on its
-# 110 x 72 m pitch: the goal line at x = 55 / 54.4, the touchline at 36 / 83.6.
-GRF_METRES = np.array([54.4, 83.6])
+# GRF's 110 x 72 m pitch in observation units: the goal line at x = 55 / 54.4, the
+# touchline at 36 / 83.6.
 GOAL_LINE_X, TOUCHLINE_Y = 55.0 / 54.4, 36.0 / 83.6
 PENALTY_SPOT_X = (55.0 - 11.0) / 54.4  # GRF's referee: 11 m from the goal line
 
