@@ -29,6 +29,12 @@ class FootballEnv(BatchEnv):
     them), dribble, pass, shoot, tackle and slide; the ball flies in 2.5-D with
     gravity, bounces and rolls. Each step is 0.1 s of game time in 5 physics substeps.
 
+    Players differ as GRF's: a team's players take GRF's eleven database profiles in
+    the scenario's order, the same set for both teams (top speed, how fast sprinting
+    tires them, kick accuracy). `tired_factor` (raw) rises while a player sprints and
+    falls while he does not, slowing him by up to 35%; GRF's builds up over the whole
+    game and never recovers (docs/football_fidelity.md).
+
     Scenarios are GRF scenario files (`build_scenario(builder)`); the eleven Football
     Academy scenarios ship with trackfield under GRF's names, and any file path works.
     Kurach et al., "Google Research Football: A Novel Reinforcement Learning
