@@ -37,25 +37,37 @@ int possession_player(const World& w, int team) {
   return who;
 }
 
-// How well player p, of the team defending own_goal, covers opponent `opp`: high when the
+// What marking_quality needs of a would-be marker, worked out once per call.
+struct MarkerView {
+  Vec2 at;          // where he will be in 0.1 s
+  Vec2 to_goal;     // unit vector towards his goal
+  Vec2 line_centre;  // his line across the pitch passes here, half a metre upfield of him
+  float half_line;  // that line's half length, 4-14 m
+};
+
+MarkerView marker_view(const World& w, int p, Vec2 own_goal) {
+  MarkerView m;
+  m.at = player_pos(w, p) + player_vel(w, p) * 0.1f;
+  const Vec2 to_goal = own_goal - m.at;
+  m.half_line = clampf(length(to_goal), 4.0f, 14.0f);
+  m.to_goal = normalized(to_goal, {own_goal.x > 0.0f ? 1.0f : -1.0f, 0.0f});
+  m.line_centre = m.at - m.to_goal * 0.5f;
+  return m;
+}
+
+// How well a marker covers an opponent who will be at `them` in 0.1 s: high when the
 // opponent is upfield of him, near his line across the pitch and near him.
-float marking_quality(const World& w, int p, int opp, Vec2 own_goal) {
-  const Vec2 them = player_pos(w, opp) + player_vel(w, opp) * 0.1f;
-  const Vec2 me = player_pos(w, p) + player_vel(w, p) * 0.1f;
-  const Vec2 to_goal = own_goal - me;
-  const float half_line = clampf(length(to_goal), 4.0f, 14.0f);
-  const Vec2 n = normalized(to_goal, {own_goal.x > 0.0f ? 1.0f : -1.0f, 0.0f});
-  const Vec2 centre = me - n * 0.5f;
-  const Vec2 rel = them - centre;
-  const float upfield = -dot(rel, n);                     // > 0: he is on the far side of the line
-  const float across = std::fabs(rel.x * n.y - rel.y * n.x) / half_line;  // 1 at the line's end
+float marking_quality(const MarkerView& m, Vec2 them) {
+  const Vec2 rel = them - m.line_centre;
+  const float upfield = -dot(rel, m.to_goal);  // > 0: he is on the far side of the line
+  const float across = std::fabs(rel.x * m.to_goal.y - rel.y * m.to_goal.x) / m.half_line;  // 1 at the line's end
   float from_line = std::fabs(upfield);
   if (upfield > 0.0f) from_line = std::fabs(from_line - 2.0f);  // the best spot is a little off the line
   float result = 1.0f - 0.5f * std::sqrt(normalized_clamp(from_line, 0.0f, 60.0f)) -
                  0.5f * std::sqrt(std::fmin(across, 1.0f));
   result = clampf(result, 0.0f, 1.0f);
   if (upfield <= 0.0f) result *= 0.6f;  // he is past him already
-  const float nearness = 1.0f - normalized_clamp(distance(me, them), 0.0f, 4.0f * kHalfLength);
+  const float nearness = 1.0f - normalized_clamp(distance(m.at, them), 0.0f, 4.0f * kHalfLength);
   return 0.8f * result + 0.2f * nearness;
 }
 
@@ -78,28 +90,41 @@ void assign_man_marking(const World& w, const TeamView& tv, int8_t marks[kMaxTea
                 (q == on_ball ? 0.05f : 0.0f);
     order[n++] = q;
   }
-  // Most dangerous first; ties keep slot order so every thread count agrees.
-  int idx[kMaxTeamPlayers];
-  for (int i = 0; i < n; ++i) idx[i] = i;
-  std::stable_sort(idx, idx + n, [&](int a, int b) { return danger[a] > danger[b]; });
-  bool taken[kMaxTeamPlayers] = {};
+  // The most dangerous first (a selection, not a sort: only three are needed); ties keep
+  // slot order so every thread count agrees.
+  int idx[kMarkedOpponents];
+  bool picked[kMaxTeamPlayers] = {};
+  const int wanted = std::min(n, kMarkedOpponents);
+  for (int k = 0; k < wanted; ++k) {
+    int best = -1;
+    for (int i = 0; i < n; ++i)
+      if (!picked[i] && (best < 0 || danger[i] > danger[best])) best = i;
+    picked[best] = true;
+    idx[k] = best;
+  }
+  // The team's field players who may mark, and how each sees the pitch.
+  MarkerView views[kMaxTeamPlayers];
+  bool can_mark[kMaxTeamPlayers] = {};
   int free_markers = 0;
   for (int s = 0; s < w.team_size[team]; ++s) {
     const int q = first_of(team) + s;
-    if (w.p.present[q] && w.p.role[q] != kRoleGK) ++free_markers;
+    if (!w.p.present[q] || w.p.role[q] == kRoleGK) continue;
+    can_mark[s] = true;
+    views[s] = marker_view(w, q, tv.own_goal);
+    ++free_markers;
   }
-  for (int k = 0; k < std::min(n, kMarkedOpponents) && free_markers > 0; ++k) {
+  for (int k = 0; k < wanted && free_markers > 0; ++k) {
     const int opp = order[idx[k]];
+    const Vec2 them = player_pos(w, opp) + player_vel(w, opp) * 0.1f;
     int best = -1;
     float best_quality = -1.0f;
     for (int s = 0; s < w.team_size[team]; ++s) {
-      const int q = first_of(team) + s;
-      if (!w.p.present[q] || w.p.role[q] == kRoleGK || taken[s]) continue;
-      const float quality = marking_quality(w, q, opp, tv.own_goal);
+      if (!can_mark[s]) continue;
+      const float quality = marking_quality(views[s], them);
       if (quality > best_quality) best_quality = quality, best = s;
     }
     if (best < 0) break;
-    taken[best] = true;
+    can_mark[best] = false;
     marks[best] = static_cast<int8_t>(opp);
     --free_markers;
   }
