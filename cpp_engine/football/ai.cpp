@@ -491,8 +491,9 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
   const BallRace* race = nullptr;
   for (int team = 0; team < 2; ++team) {
     TeamView tv = team_view(sc, team);
-    // Chasers: the team's AI players nearest the ball go for it when it is not theirs
-    // (a carrier's hunters are chosen again below, once the markers are known).
+    // Chasers: the team's AI players nearest the ball go for it when it is not theirs.
+    // A carrier's hunters are chosen again below, once the markers are known; these stand
+    // when the carrier has kicked earlier in this loop (owner_team is the step's start).
     int chaser = -1, second = -1;
     float chaser_d = 1e30f, second_d = 1e30f;
     if (owner_team != team && !stopped) {

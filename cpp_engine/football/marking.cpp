@@ -22,21 +22,6 @@ constexpr float kMarkMinLead = 0.4f;  // the point is at least this far in front
 
 float normalized_clamp(float v, float lo, float hi) { return clampf((v - lo) / (hi - lo), 0.0f, 1.0f); }
 
-// The opponent team's player GRF calls its designated possession player: the carrier, or
-// the one nearest a ball nobody holds.
-int possession_player(const World& w, int team) {
-  if (ball_owner_team(w) == team) return w.ball.owner;
-  int who = -1;
-  float best = 1e30f;
-  for (int s = 0; s < w.team_size[team]; ++s) {
-    const int q = first_of(team) + s;
-    if (!w.p.present[q]) continue;
-    const float d = distance(player_pos(w, q), ball_pos(w));
-    if (d < best) best = d, who = q;
-  }
-  return who;
-}
-
 // What marking_quality needs of a would-be marker, worked out once per call.
 struct MarkerView {
   Vec2 at;          // where he will be in 0.1 s
@@ -45,12 +30,12 @@ struct MarkerView {
   float half_line;  // that line's half length, 4-14 m
 };
 
-MarkerView marker_view(const World& w, int p, Vec2 own_goal) {
+MarkerView marker_view(const World& w, int p, const TeamView& tv) {
   MarkerView m;
   m.at = player_pos(w, p) + player_vel(w, p) * 0.1f;
-  const Vec2 to_goal = own_goal - m.at;
+  const Vec2 to_goal = tv.own_goal - m.at;
   m.half_line = clampf(length(to_goal), 4.0f, 14.0f);
-  m.to_goal = normalized(to_goal, {own_goal.x > 0.0f ? 1.0f : -1.0f, 0.0f});
+  m.to_goal = normalized(to_goal, {-tv.attack_sign, 0.0f});
   m.line_centre = m.at - m.to_goal * 0.5f;
   return m;
 }
@@ -77,9 +62,12 @@ void assign_man_marking(const World& w, const TeamView& tv, int8_t marks[kMaxTea
   const int team = tv.team, opp_team = 1 - team;
   for (int s = 0; s < kMaxTeamPlayers; ++s) marks[s] = -1;
   // Danger: nearness to a point just in front of our goal, drawn a fifth of the way to the ball.
-  const Vec2 danger_spot = Vec2{tv.own_goal.x - 2.0f * (tv.own_goal.x > 0.0f ? 1.0f : -1.0f), 0.0f} * 0.8f +
+  const Vec2 danger_spot = Vec2{tv.own_goal.x + 2.0f * tv.attack_sign, 0.0f} * 0.8f +
                            (ball_pos(w) + Vec2{w.ball.vx, w.ball.vy} * 0.1f) * 0.2f;
-  const int on_ball = possession_player(w, opp_team);
+  // GRF's designated possession player of the other team: the carrier, or the one of
+  // them nearest a ball nobody holds.
+  int on_ball = ball_owner_team(w) == opp_team ? w.ball.owner : -1;
+  if (on_ball < 0) nearest_opponent_distance(w, team, ball_pos(w), &on_ball);
   int order[kMaxTeamPlayers];
   float danger[kMaxTeamPlayers];
   int n = 0;
@@ -110,7 +98,7 @@ void assign_man_marking(const World& w, const TeamView& tv, int8_t marks[kMaxTea
     const int q = first_of(team) + s;
     if (!w.p.present[q] || w.p.role[q] == kRoleGK) continue;
     can_mark[s] = true;
-    views[s] = marker_view(w, q, tv.own_goal);
+    views[s] = marker_view(w, q, tv);
     ++free_markers;
   }
   for (int k = 0; k < wanted && free_markers > 0; ++k) {
