@@ -60,10 +60,7 @@ def test_counterattacks_stay_near_grf(scenario):
     # hard 66%). Guarded here as they stand: length within the tolerance, every share within
     # 20 points.
     ours, grf = fidelity.measure(scenario, episodes=1000), fidelity.grf_figures()[scenario]
-    ratio = ours.mean_length / grf.mean_length
-    worst = max(abs(ours.shares[e] - grf.shares[e]) for e in fidelity.ENDINGS)
-    assert fidelity.LENGTH_RATIO_RANGE[0] <= ratio <= fidelity.LENGTH_RATIO_RANGE[1] and worst <= 20.0, \
-        fidelity.format_table([(ours, grf)])
+    assert fidelity.within_tolerance(ours, grf, share_tolerance=20.0), fidelity.format_table([(ours, grf)])
 
 
 def test_table_names_each_scenario_and_the_verdict():
