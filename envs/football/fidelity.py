@@ -94,6 +94,8 @@ def _ending(scoring_return: float, truncated: bool, game_mode: int) -> str:
 def within_tolerance(ours: Behaviour, grf: Behaviour, share_tolerance: float = SHARE_TOLERANCE) -> bool:
     """The issue's test: mean length within LENGTH_RATIO_RANGE of GRF's and every ending
     share within ``share_tolerance`` points (the issue's 15 by default)."""
+    if not 0.0 <= share_tolerance <= 100.0:
+        raise ValueError(f"share_tolerance must be between 0 and 100 points, got {share_tolerance!r}")
     ratio = ours.mean_length / grf.mean_length
     worst = max(abs(ours.shares[e] - grf.shares[e]) for e in ENDINGS)
     return LENGTH_RATIO_RANGE[0] <= ratio <= LENGTH_RATIO_RANGE[1] and worst <= share_tolerance

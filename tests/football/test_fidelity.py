@@ -67,3 +67,10 @@ def test_table_names_each_scenario_and_the_verdict():
     grf = fidelity.grf_figures()["academy_corner"]
     table = fidelity.format_table([(grf, grf)])
     assert "| academy_corner |" in table and "(1.00)" in table and table.rstrip().endswith("yes |")
+
+
+@pytest.mark.parametrize("bad", [-1.0, 150.0, float("nan")])
+def test_within_tolerance_rejects_a_share_tolerance_outside_0_to_100(bad):
+    grf = fidelity.grf_figures()["academy_corner"]
+    with pytest.raises(ValueError, match="share_tolerance"):
+        fidelity.within_tolerance(grf, grf, share_tolerance=bad)
