@@ -242,22 +242,13 @@ float offside_line(const World& w, const TeamView& tv) {
   return second;
 }
 
-// GRF's AI on the ball (GetOnTheBallCommands), in its order: pass to the team-mate whose
-// tactical rating beats the carrier's by the most, weighed with the pass's odds; else
-// shoot from around the penalty spot when a lane to goal is open enough; else dribble
-// towards goal, steered away from the nearest opponents.
-void decide_with_ball(World& w, int p, const TeamView& tv) {
+// GRF's pass choice on the ball (GetOnTheBallCommands): the team-mate whose tactical
+// rating beats the carrier's by the most, weighed with the pass's odds, less
+// `one_touch_penalty` (GRF's oneTouchIsHard: a ball met at speed is hard to play on at
+// once); -1 when no one beats the carrier by GRF's margins.
+int best_pass_mate(World& w, int p, const TeamView& tv, float one_touch_penalty) {
   Vec2 pos = player_pos(w, p);
-  float error = 1.6f - tv.difficulty;
-  bool blunder = !w.m.deterministic && rng_uniform(w.rng) < 0.2f * (1.0f - tv.difficulty);
-
-  if (w.p.role[p] == kRoleGK) {
-    // Keepers clear with a long pass to the most open team-mate upfield.
-    Vec2 aim{tv.attack_sign, 0.0f};
-    try_pass(w, p, kLongPass, aim, error, kAiClearanceReach);
-    return;
-  }
-  // Pass: GRF's weights for a carrier of this mind set.
+  // GRF's weights for a carrier of this mind set.
   float mind = role_mind_set(w.p.role[p]);
   float forward_weight = 2.0f + 6.0f * mind;
   float improvement = 0.06f * (1.0f - mind);
@@ -281,11 +272,30 @@ void decide_with_ball(World& w, int p, const TeamView& tv) {
     Vec2 target = qpos + player_vel(w, q) * std::fmin(0.7f + 0.03f * d, 0.5f);
     float odds = passing_odds(w, tv.team, pos + player_vel(w, p) * 0.12f, target, 1.0f);
     if (odds <= pass_minimum) continue;
-    float total = ((rating - own) * diff_weight + odds) / (diff_weight + 1.0f);
+    float total = ((rating - own) * diff_weight + odds - one_touch_penalty) / (diff_weight + 1.0f);
     // A weaker AI misjudges: noise on its ratings.
     if (!w.m.deterministic) total += rng_normal(w.rng) * 0.05f * (1.0f - tv.difficulty);
     if (total > best_rating) best_rating = total, best = q;
   }
+  return best;
+}
+
+// GRF's AI on the ball (GetOnTheBallCommands), in its order: pass to the team-mate whose
+// tactical rating beats the carrier's by the most, weighed with the pass's odds; else
+// shoot from around the penalty spot when a lane to goal is open enough; else dribble
+// towards goal, steered away from the nearest opponents.
+void decide_with_ball(World& w, int p, const TeamView& tv) {
+  Vec2 pos = player_pos(w, p);
+  float error = 1.6f - tv.difficulty;
+  bool blunder = !w.m.deterministic && rng_uniform(w.rng) < 0.2f * (1.0f - tv.difficulty);
+
+  if (w.p.role[p] == kRoleGK) {
+    // Keepers clear with a long pass to the most open team-mate upfield.
+    Vec2 aim{tv.attack_sign, 0.0f};
+    try_pass(w, p, kLongPass, aim, error, kAiClearanceReach);
+    return;
+  }
+  int best = best_pass_mate(w, p, tv, 0.0f);
   if (best >= 0) {
     Vec2 aim = player_pos(w, best) - pos;
     int kind = length(aim) > 25.0f ? kLongPass : kShortPass;
