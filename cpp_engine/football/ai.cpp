@@ -383,7 +383,15 @@ bool play_first_time(World& w, const ScenarioConfig& sc, int p) {
   if (!keeper && distance(pos, tv.goal) < 11.0f + 7.0f * tv.difficulty && std::fabs(pos.y) < 14.0f) {
     shoot(w, p, tv.goal - pos, error);
   } else {
-    try_pass(w, p, kLongPass, Vec2{tv.attack_sign, 0.0f}, error, kAiClearanceReach);
+    // GRF plays it on only to a team-mate its on-ball rating picks (a keeper behind him
+    // seldom is), less GRF's oneTouchIsHard: the ball's speed relative to him over 10 m/s,
+    // eased by his short-pass skill (0.8 x an average 0.5). Else he takes it.
+    Vec2 meets = Vec2{w.ball.vx, w.ball.vy} - player_vel(w, p);
+    float one_touch_is_hard = clampf(length(meets) / 10.0f, 0.0f, 1.0f) * (1.0f - 0.8f * 0.5f);
+    int mate = best_pass_mate(w, p, tv, one_touch_is_hard);
+    if (mate < 0) return false;
+    Vec2 aim = player_pos(w, mate) - pos;
+    try_pass(w, p, length(aim) > 25.0f ? kLongPass : kShortPass, aim, error, length(aim));
   }
   w.p.kick_cooldown[p] = kKickCooldownSubsteps;
   return true;
@@ -517,7 +525,7 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
         if (d < chaser_d) second = chaser, second_d = chaser_d, chaser = p, chaser_d = d;
         else if (d < second_d) second = p, second_d = d;
       }
-      if (owner_team < 0 && (tv.difficulty < 0.5f || second_d > 12.0f)) second = -1;
+      if (owner_team < 0) second = -1;
     }
     // GRF sends only the match's designated possession player (of the team that would
     // reach a loose ball first) at it; the other team's nearest man takes up a defending
