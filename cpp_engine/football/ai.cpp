@@ -242,44 +242,6 @@ float offside_line(const World& w, const TeamView& tv) {
   return second;
 }
 
-// GRF's pass choice on the ball (GetOnTheBallCommands): the team-mate whose tactical
-// rating beats the carrier's by the most, weighed with the pass's odds, less
-// `one_touch_penalty` (GRF's oneTouchIsHard: a ball met at speed is hard to play on at
-// once); -1 when no one beats the carrier by GRF's margins.
-int best_pass_mate(World& w, int p, const TeamView& tv, float one_touch_penalty) {
-  Vec2 pos = player_pos(w, p);
-  // GRF's weights for a carrier of this mind set.
-  float mind = role_mind_set(w.p.role[p]);
-  float forward_weight = 2.0f + 6.0f * mind;
-  float improvement = 0.06f * (1.0f - mind);
-  float diff_weight = 1.0f + 10.0f * mind * mind;
-  float pass_minimum = 0.2f * (1.0f - mind);
-  float own = tactical_rating(w, p, tv, forward_weight);
-  int best = -1;
-  float best_rating = 0.1f;  // GRF's pass threshold
-  for (int s = 0; s < w.team_size[tv.team]; ++s) {
-    int q = first_of(tv.team) + s;
-    if (q == p || !w.p.present[q]) continue;
-    Vec2 qpos = player_pos(w, q);
-    float d = distance(qpos, pos);
-    if (d < 3.0f || d > kAiClearanceReach) continue;
-    // With all the space there is he could still not beat the carrier: skip the rest.
-    float keeper_factor = w.p.role[q] == kRoleGK ? 0.7f : 1.0f;
-    float best_case = keeper_factor * (0.7f + forward_weight * goal_nearness(w, q, tv)) / (0.7f + forward_weight);
-    if (best_case <= own + improvement) continue;
-    float rating = keeper_factor * tactical_rating(w, q, tv, forward_weight);
-    if (rating <= own + improvement) continue;
-    Vec2 target = qpos + player_vel(w, q) * std::fmin(0.7f + 0.03f * d, 0.5f);
-    float odds = passing_odds(w, tv.team, pos + player_vel(w, p) * 0.12f, target, 1.0f);
-    if (odds <= pass_minimum) continue;
-    float total = ((rating - own) * diff_weight + odds - one_touch_penalty) / (diff_weight + 1.0f);
-    // A weaker AI misjudges: noise on its ratings.
-    if (!w.m.deterministic) total += rng_normal(w.rng) * 0.05f * (1.0f - tv.difficulty);
-    if (total > best_rating) best_rating = total, best = q;
-  }
-  return best;
-}
-
 // GRF's AI on the ball (GetOnTheBallCommands), in its order: pass to the team-mate whose
 // tactical rating beats the carrier's by the most, weighed with the pass's odds; else
 // shoot from around the penalty spot when a lane to goal is open enough; else dribble
@@ -365,6 +327,44 @@ void decide_with_ball(World& w, int p, const TeamView& tv) {
 }
 
 }  // namespace
+
+// GRF's pass choice on the ball (GetOnTheBallCommands): the team-mate whose tactical
+// rating beats the carrier's by the most, weighed with the pass's odds, less
+// `one_touch_penalty` (GRF's oneTouchIsHard: a ball met at speed is hard to play on at
+// once); -1 when no one beats the carrier by GRF's margins.
+int best_pass_mate(World& w, int p, const TeamView& tv, float one_touch_penalty) {
+  Vec2 pos = player_pos(w, p);
+  // GRF's weights for a carrier of this mind set.
+  float mind = role_mind_set(w.p.role[p]);
+  float forward_weight = 2.0f + 6.0f * mind;
+  float improvement = 0.06f * (1.0f - mind);
+  float diff_weight = 1.0f + 10.0f * mind * mind;
+  float pass_minimum = 0.2f * (1.0f - mind);
+  float own = tactical_rating(w, p, tv, forward_weight);
+  int best = -1;
+  float best_rating = 0.1f;  // GRF's pass threshold
+  for (int s = 0; s < w.team_size[tv.team]; ++s) {
+    int q = first_of(tv.team) + s;
+    if (q == p || !w.p.present[q]) continue;
+    Vec2 qpos = player_pos(w, q);
+    float d = distance(qpos, pos);
+    if (d < 3.0f || d > kAiClearanceReach) continue;
+    // With all the space there is he could still not beat the carrier: skip the rest.
+    float keeper_factor = w.p.role[q] == kRoleGK ? 0.7f : 1.0f;
+    float best_case = keeper_factor * (0.7f + forward_weight * goal_nearness(w, q, tv)) / (0.7f + forward_weight);
+    if (best_case <= own + improvement) continue;
+    float rating = keeper_factor * tactical_rating(w, q, tv, forward_weight);
+    if (rating <= own + improvement) continue;
+    Vec2 target = qpos + player_vel(w, q) * std::fmin(0.7f + 0.03f * d, 0.5f);
+    float odds = passing_odds(w, tv.team, pos + player_vel(w, p) * 0.12f, target, 1.0f);
+    if (odds <= pass_minimum) continue;
+    float total = ((rating - own) * diff_weight + odds - one_touch_penalty) / (diff_weight + 1.0f);
+    // A weaker AI misjudges: noise on its ratings.
+    if (!w.m.deterministic) total += rng_normal(w.rng) * 0.05f * (1.0f - tv.difficulty);
+    if (total > best_rating) best_rating = total, best = q;
+  }
+  return best;
+}
 
 // GRF's AI often plays a ball won from the other team first time, before it is ever
 // its own (measured on GRF, random left player: in academy_run_to_score the right team

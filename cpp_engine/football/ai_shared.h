@@ -23,6 +23,11 @@ void stand_still(World& w, int p);
 // p's team-mate on the pitch nearest `to`, lazy or not, if nearer than `within`; -1 if none.
 int nearest_team_mate(const World& w, int p, Vec2 to, float within = 1e30f);
 
+// GRF's pass choice on the ball (GetOnTheBallCommands): the team-mate p's team should play
+// the ball to, or -1 when no one beats p by GRF's margins; `one_touch_penalty` is GRF's
+// oneTouchIsHard for a ball played on first time (0 with the ball at his feet).
+int best_pass_mate(World& w, int p, const TeamView& tv, float one_touch_penalty);
+
 // marking.cpp: GRF's man-marking. marks[slot] is the opponent that slot of tv's team marks
 // (-1: none); the three opponents most dangerous to tv's goal each get one marker.
 void assign_man_marking(const World& w, const TeamView& tv, int8_t marks[kMaxTeamPlayers]);
