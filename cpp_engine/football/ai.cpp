@@ -371,7 +371,8 @@ int best_pass_mate(World& w, int p, const TeamView& tv, float one_touch_penalty)
 // struck a loose ball away 24 times and took it 24 times; near its goal, in
 // pass_and_shoot and 3_vs_1, 7 and 14 strikes against 31 and 28 takes). Such a ball
 // never shows as owned, so the other team has not lost possession. The strike is the
-// AI's usual choice on the ball: a shot in range, else a long ball upfield.
+// AI's usual choice on the ball: a shot in range, else a pass to the team-mate its
+// on-ball rating picks; with no such team-mate he takes the ball.
 bool play_first_time(World& w, const ScenarioConfig& sc, int p) {
   if (!ai_drives(w, p) || w.m.game_mode != kModeNormal || w.ball.owner != p) return false;
   TeamView tv = team_view(sc, team_of(p));
@@ -509,7 +510,8 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
   const BallRace* race = nullptr;
   for (int team = 0; team < 2; ++team) {
     TeamView tv = team_view(sc, team);
-    // Chasers: the team's AI players nearest the ball go for it when it is not theirs.
+    // Chasers: the team's AI players nearest the ball go for it when it is not theirs:
+    // two for a carrier, one for a loose ball (GRF's designated possession player alone).
     // A carrier's hunters are chosen again below, once the markers are known; these stand
     // when the carrier has kicked earlier in this loop (owner_team is the step's start).
     int chaser = -1, second = -1;
@@ -525,7 +527,7 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
         if (d < chaser_d) second = chaser, second_d = chaser_d, chaser = p, chaser_d = d;
         else if (d < second_d) second = p, second_d = d;
       }
-      if (owner_team < 0) second = -1;
+      if (owner_team < 0) second = -1;  // a second within 12 m measured further from GRF (docs/football_fidelity.md)
     }
     // GRF sends only the match's designated possession player (of the team that would
     // reach a loose ball first) at it; the other team's nearest man takes up a defending
