@@ -92,7 +92,9 @@ void close_on_ball(World& w, int p) {
 
 // An opponent slower than `pace` is not coming at a hunter; one goal-side of him waits.
 bool waits_for(const World& w, int p, int opponent, const TeamView& tv, float pace) {
-  if (length_sq(player_vel(w, opponent)) >= pace * pace) return false;
+  // A lazy carrier is gone for (GRF, measured: academy_single_goal_versus_lazy, 150
+  // episodes, every lazy player who held the ball lost it to the AI within 27-90 steps).
+  if (w.p.lazy[opponent] || length_sq(player_vel(w, opponent)) >= pace * pace) return false;
   const Vec2 from = player_pos(w, opponent);
   return dot(player_pos(w, p) - from, tv.own_goal - from) > 0.0f;
 }
