@@ -518,14 +518,17 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
     // when the carrier has kicked earlier in this loop (owner_team is the step's start).
     int chaser = -1, second = -1;
     float chaser_d = 1e30f, second_d = 1e30f;
+    // (owner_team is the step's start; the carrier may have kicked earlier in this loop.)
+    const bool lazy_carrier = w.ball.owner >= 0 && w.p.lazy[w.ball.owner];
     if (owner_team != team && !stopped) {
       for (int s = 0; s < w.team_size[team]; ++s) {
         int p = first_of(team) + s;
         if (!w.p.present[p] || w.p.lazy[p] || w.p.role[p] == kRoleGK) continue;
         float d = distance(player_pos(w, p), ball_pos(w));
         // A carrier is hunted only from within hunt_distance (GRF's AI), or from anywhere
-        // under team_pressure; a loose ball by anyone.
-        if (owner_team == 1 - team && !team_pressure[team] && d > hunt_distance(w, p, tv)) continue;
+        // under team_pressure or when he is lazy (GRF's walk up to one from 20 m and more,
+        // waits_for); a loose ball by anyone.
+        if (owner_team == 1 - team && !team_pressure[team] && !lazy_carrier && d > hunt_distance(w, p, tv)) continue;
         if (d < chaser_d) second = chaser, second_d = chaser_d, chaser = p, chaser_d = d;
         else if (d < second_d) second = p, second_d = d;
       }
@@ -548,7 +551,8 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
     // team's other players nearest him (hunters), and mark their men.
     int8_t marks[kMaxTeamPlayers];
     const int opponent_on_ball = owner_team == 1 - team && !stopped ? w.ball.owner : loose_ball_winner;
-    const bool marking = opponent_on_ball >= 0 && !team_pressure[team];
+    // A lazy carrier is not marked but hunted (see waits_for).
+    const bool marking = opponent_on_ball >= 0 && !team_pressure[team] && !w.p.lazy[opponent_on_ball];
     if (marking) {
       assign_man_marking(w, tv, marks);
       choose_hunters(w, tv, opponent_on_ball, marks, &chaser, &second);

@@ -112,3 +112,30 @@ def test_random_play_leaves_the_carrier_as_much_room_as_grf():
                 break
     assert steps > 300
     assert 0.6 < alone / steps < 0.9, f"no defender within 4 m for {alone} of {steps} carrier steps"
+
+
+def test_the_ai_goes_for_a_lazy_carrier(scenario_file):
+    # GRF 2.10.2, measured (academy_single_goal_versus_lazy, random protocol, 150 episodes):
+    # every lazy player who held the ball lost it to the AI within 27-90 steps, its players
+    # walking up from 20 m and more; unlike an agent standing on the ball, whom GRF's AI waits
+    # for (the test above). Here a lazy forward has the ball at the centre spot and the left
+    # centre-back, whom no agent may take, stands 8 m goal-side of him; the agent's forward is
+    # 40 m away and idle. Before, the back marked the lazy carrier from 10.6 m for 400 steps.
+    path = scenario_file(
+        ball=(0.0, 0.0),
+        left=[(-1.0, 0.0, "GK"), (-0.15, 0.05, "CB", False, False), (0.5, 0.3, "CF")],
+        right=[(-1.0, 0.0, "GK"), (-0.01, 0.0, "CF", True)],
+        game_duration=400, deterministic=False, offsides=False, end_episode_on_possession_change=True,
+    )
+    env = trackfield.make(path, representation="raw")
+    taken = 0
+    for seed in range(6):
+        obs, _ = env.reset(seed=seed)
+        lazy_had_it = False
+        for _ in range(100):
+            obs, _, terminated, truncated, _ = env.step(0)
+            lazy_had_it |= int(obs["ball_owned_team"]) == 1
+            if terminated or truncated:
+                break
+        taken += lazy_had_it and int(obs["ball_owned_team"]) == 0 and int(obs["ball_owned_player"]) == 1
+    assert taken >= 5, f"the centre-back took the ball from the lazy carrier in {taken} of 6 episodes"
