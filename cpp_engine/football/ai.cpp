@@ -625,8 +625,8 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
             wait_goal_side(w, p, w.ball.owner, tv);
           } else if (distance(pos, ball) < kInterfereReach && ball_duel_likeliness(w, p) >= 0.2f) {
             close_on_ball(w, p);  // GRF's interfere
-          } else if (needs_defending_movement(w, p, w.ball.owner, tv)) {
-            move_towards(w, p, meet, true);
+          } else if (lazy_carrier || needs_defending_movement(w, p, w.ball.owner, tv)) {
+            move_towards(w, p, meet, !lazy_carrier);  // GRF walks up to a lazy carrier
           } else {
             stand_still(w, p);
           }
