@@ -330,10 +330,8 @@ void decide_with_ball(World& w, int p, const TeamView& tv) {
 
 }  // namespace
 
-// GRF's pass choice on the ball (GetOnTheBallCommands): the team-mate whose tactical
-// rating beats the carrier's by the most, weighed with the pass's odds, less
-// `one_touch_penalty` (GRF's oneTouchIsHard: a ball met at speed is hard to play on at
-// once); -1 when no one beats the carrier by GRF's margins.
+// The team-mate whose tactical rating beats the carrier's by the most, weighed with the
+// pass's odds (GRF's GetOnTheBallCommands).
 int best_pass_mate(World& w, int p, const TeamView& tv, float one_touch_penalty) {
   Vec2 pos = player_pos(w, p);
   // GRF's weights for a carrier of this mind set.
@@ -368,6 +366,13 @@ int best_pass_mate(World& w, int p, const TeamView& tv, float one_touch_penalty)
   return best;
 }
 
+float one_touch_is_hard(const World& w, int p) {
+  // The ball's speed against his over 10 m/s, eased by his short-pass skill (GRF: 0.8 x
+  // the stat; here the average, 0.5).
+  Vec2 meets = Vec2{w.ball.vx, w.ball.vy} - player_vel(w, p);
+  return clampf(length(meets) / 10.0f, 0.0f, 1.0f) * (1.0f - 0.8f * 0.5f);
+}
+
 // GRF's AI often plays a ball won from the other team first time, before it is ever
 // its own (measured on GRF, random left player: in academy_run_to_score the right team
 // struck a loose ball away 24 times and took it 24 times; near its goal, in
@@ -387,11 +392,8 @@ bool play_first_time(World& w, const ScenarioConfig& sc, int p) {
     shoot(w, p, tv.goal - pos, error);
   } else {
     // GRF plays it on only to a team-mate its on-ball rating picks (a keeper behind him
-    // seldom is), less GRF's oneTouchIsHard: the ball's speed relative to him over 10 m/s,
-    // eased by his short-pass skill (0.8 x an average 0.5). Else he takes it.
-    Vec2 meets = Vec2{w.ball.vx, w.ball.vy} - player_vel(w, p);
-    float one_touch_is_hard = clampf(length(meets) / 10.0f, 0.0f, 1.0f) * (1.0f - 0.8f * 0.5f);
-    int mate = best_pass_mate(w, p, tv, one_touch_is_hard);
+    // seldom is); else he takes it.
+    int mate = best_pass_mate(w, p, tv, one_touch_is_hard(w, p));
     if (mate < 0) return false;
     Vec2 aim = player_pos(w, mate) - pos;
     try_pass(w, p, length(aim) > 25.0f ? kLongPass : kShortPass, aim, error, length(aim));
@@ -518,7 +520,6 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
     // when the carrier has kicked earlier in this loop (owner_team is the step's start).
     int chaser = -1, second = -1;
     float chaser_d = 1e30f, second_d = 1e30f;
-    // (owner_team is the step's start; the carrier may have kicked earlier in this loop.)
     const bool lazy_carrier = w.ball.owner >= 0 && w.p.lazy[w.ball.owner];
     if (owner_team != team && !stopped) {
       for (int s = 0; s < w.team_size[team]; ++s) {
@@ -532,7 +533,7 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
         if (d < chaser_d) second = chaser, second_d = chaser_d, chaser = p, chaser_d = d;
         else if (d < second_d) second = p, second_d = d;
       }
-      if (owner_team < 0) second = -1;  // a second within 12 m measured further from GRF (docs/football_fidelity.md)
+      if (owner_team < 0) second = -1;
     }
     // GRF sends only the match's designated possession player (of the team that would
     // reach a loose ball first) at it; the other team's nearest man takes up a defending

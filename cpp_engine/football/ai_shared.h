@@ -27,6 +27,8 @@ int nearest_team_mate(const World& w, int p, Vec2 to, float within = 1e30f);
 // the ball to, or -1 when no one beats p by GRF's margins; `one_touch_penalty` is GRF's
 // oneTouchIsHard for a ball played on first time (0 with the ball at his feet).
 int best_pass_mate(World& w, int p, const TeamView& tv, float one_touch_penalty);
+// GRF's oneTouchIsHard for player p meeting the ball as it is now: 0 (easy) .. 0.6.
+float one_touch_is_hard(const World& w, int p);
 
 // marking.cpp: GRF's man-marking. marks[slot] is the opponent that slot of tv's team marks
 // (-1: none); the three opponents most dangerous to tv's goal each get one marker.

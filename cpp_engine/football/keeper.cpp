@@ -169,12 +169,9 @@ bool keeper_plays_first_time(World& w, int p, const TeamView& tv) {
     w.p.kick_cooldown[p] = kKickCooldownSubsteps;
     return true;
   }
-  // Unpressed, he plays it on first time only to a team-mate GRF's on-ball rating picks
-  // (as any player, with its oneTouchIsHard for the ball's speed against his); else he
-  // takes it. Lofted, so that a lazy team-mate takes it at his feet.
-  Vec2 meets = Vec2{w.ball.vx, w.ball.vy} - player_vel(w, p);
-  float one_touch_is_hard = clampf(length(meets) / 10.0f, 0.0f, 1.0f) * (1.0f - 0.8f * 0.5f);
-  int mate = best_pass_mate(w, p, tv, one_touch_is_hard);
+  // Unpressed, he plays it on first time only to a team-mate GRF's on-ball rating picks;
+  // else he takes it. Lofted, so that a lazy team-mate takes it at his feet.
+  int mate = best_pass_mate(w, p, tv, one_touch_is_hard(w, p));
   if (mate < 0) return false;
   Vec2 aim = player_pos(w, mate) - player_pos(w, p);
   try_pass(w, p, kHighPass, aim, error, length(aim));
