@@ -32,8 +32,9 @@ class FootballEnv(BatchEnv):
     Players differ as GRF's: a team's players take GRF's eleven database profiles in
     the scenario's order, the same set for both teams (top speed, how fast sprinting
     tires them, kick accuracy). `tired_factor` (raw) rises while a player sprints and
-    falls while he does not, slowing him by up to 35%; GRF's builds up over the whole
-    game and never recovers (docs/football_fidelity.md).
+    falls while he does not, slowing a field player by up to 35% (a keeper not at all:
+    GRF's top speed never falls); GRF's builds up over the whole game and never
+    recovers (docs/football_fidelity.md).
 
     Scenarios are GRF scenario files (`build_scenario(builder)`); the eleven Football
     Academy scenarios ship with trackfield under GRF's names, and any file path works.
