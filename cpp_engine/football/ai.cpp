@@ -501,6 +501,7 @@ void choose_hunters(const World& w, const TeamView& tv, int opponent, const int8
 
 void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache& races) {
   const int owner_team = ball_owner_team(w);
+  const bool lazy_carrier = w.ball.owner >= 0 && w.p.lazy[w.ball.owner];  // hunted, not marked or waited for
   const bool stopped = w.m.game_mode != kModeNormal;
   // What the team's agents ask of the AI: the full action set's team orders.
   bool has_agent[2] = {false, false}, keeper_rush[2] = {false, false}, team_pressure[2] = {false, false};
@@ -520,7 +521,6 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
     // when the carrier has kicked earlier in this loop (owner_team is the step's start).
     int chaser = -1, second = -1;
     float chaser_d = 1e30f, second_d = 1e30f;
-    const bool lazy_carrier = w.ball.owner >= 0 && w.p.lazy[w.ball.owner];
     if (owner_team != team && !stopped) {
       for (int s = 0; s < w.team_size[team]; ++s) {
         int p = first_of(team) + s;
