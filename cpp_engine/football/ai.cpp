@@ -559,6 +559,19 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
       choose_hunters(w, tv, opponent_on_ball, marks, &chaser, &second);
       if (loose_ball_winner >= 0) second = -1;
     }
+    // GRF's team pressure: the AI player nearest the point 1 m goal-side of where the
+    // carrier will be in 0.24 s runs at the ball, holding off for nothing.
+    int pressure_player = -1;
+    if (team_pressure[team] && owner_team == 1 - team && !stopped) {
+      const Vec2 at = player_pos(w, w.ball.owner) + player_vel(w, w.ball.owner) * 0.24f - Vec2{tv.attack_sign, 0.0f};
+      float best = 1e30f;
+      for (int s = 0; s < w.team_size[team]; ++s) {
+        const int p = first_of(team) + s;
+        if (!w.p.present[p] || w.p.lazy[p] || w.p.role[p] == kRoleGK || !ai_drives(w, p)) continue;
+        const float d = length_sq(player_pos(w, p) - at);
+        if (d < best) best = d, pressure_player = p;
+      }
+    }
     int reaction = static_cast<int>(std::lround(2.0f * (1.0f - tv.difficulty)));
     const float onside = owner_team == team ? offside_line(w, tv) : 0.0f;
     for (int s = 0; s < w.team_size[team]; ++s) {
@@ -610,6 +623,8 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
         const bool loose = owner_team < 0 && !stopped;
         if (loose && !race) race = &ball_race(w, races);
         decide_keeper(w, p, tv, keeper_rush[team], loose ? race : nullptr);
+      } else if (p == pressure_player) {
+        move_towards(w, p, intercept_point(w, p), true);
       } else if (p == chaser || p == second) {
         const Vec2 meet = intercept_point(w, p);
         // owner_team is this step's start; a carrier earlier in the loop may have kicked since.

@@ -167,14 +167,22 @@ def test_pressure_runs_the_active_player_at_the_ball(scenario_file):
 
 
 def test_team_pressure_sends_the_ai_team_mates_at_the_carrier(scenario_file):
-    # The agent's own player stands idle; the other AI defender is beyond his hunting distance.
-    env = trackfield.make(defending_scenario(scenario_file), representation="raw", action_set="full")
-    obs, _ = env.reset(seed=0)
-    active = int(obs["active"])
-    other = 3 - active
-    idle = ball_distances(env, [A["idle"]] * 15, [other])[other]
-    pressing = ball_distances(env, [A["team_pressure"]] + [A["idle"]] * 14, [other])[other]
-    assert pressing < idle - 0.05
+    # An opposing agent stands on the ball in his own half: the AI holds off him, goal-side
+    # (GRF's, measured), unless team pressure sends its nearest player at the ball.
+    path = scenario_file((-0.4, 0.0), [(-1.0, 0.0, "GK"), (-0.6, 0.2, "CB"), (-0.5, -0.2, "CB")],
+                         [(-1.0, 0.0, "GK", True), (0.4, 0.0, "CF"), (-0.9, 0.4, "CB", True)],
+                         game_duration=200, deterministic=True, **NO_END_FLAGS)
+    env = trackfield.make(path, representation="raw", action_set="full", number_of_right_players_agent_controls=1)
+
+    def nearest_after(first, steps):
+        obs, _ = env.reset(seed=0)
+        for a in [first] + [A["idle"]] * (steps - 1):
+            obs, *_ = env.step(np.array([a, A["idle"]]))
+        left, ball = obs["left_team"][0], obs["ball"][0][:2]
+        return min(float(np.linalg.norm(left[p] - ball)) for p in (1, 2))
+
+    assert nearest_after(A["idle"], 60) > 0.15  # about 10.5 m off
+    assert nearest_after(A["team_pressure"], 60) < 0.05  # at his feet
 
 
 def test_keeper_rush_brings_the_ai_keeper_out(scenario_file):
