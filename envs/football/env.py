@@ -111,7 +111,9 @@ class FootballEnv(BatchEnv):
       keeper comes out for any ball the team does not have), 21 pressure (sticky: while
       the opponents have the ball or it is loose, the active player runs at it by
       himself, whatever direction is held), 22 team_pressure (sticky: the team's two AI
-      players nearest the ball hunt the carrier from any distance), 23 switch (control
+      players nearest the ball hunt the carrier from any distance, and the AI player
+      nearest the point just goal-side of him runs at the ball, holding off for nothing),
+      23 switch (control
       passes to the team-mate nearest the ball that no agent drives, kept for 1 s, while
       the team is not on the ball), 24 release_long_pass, 25 release_high_pass,
       26 release_short_pass, 27 release_shot (each withdraws its kick if it was pressed
