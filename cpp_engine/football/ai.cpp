@@ -192,7 +192,7 @@ float tactical_rating(const World& w, int p, const TeamView& tv, float forward_w
 // GRF's odds that a ball from `from` reaches `to` (ElizaController::_GetPassingOdds):
 // every opponent who can get to the line before the ball adds danger, up to one second
 // of it; a shot travels `speed_factor` times faster than a pass.
-float passing_odds(const World& w, int team, Vec2 from, Vec2 to, float speed_factor) {
+float passing_odds(const World& w, int team, Vec2 from, Vec2 to, float speed_factor, bool lofted = false) {
   int opp = 1 - team;
   Vec2 seg = to - from;
   float len_sq = std::fmax(length_sq(seg), 1e-6f);
@@ -204,14 +204,18 @@ float passing_odds(const World& w, int team, Vec2 from, Vec2 to, float speed_fac
     Vec2 at = player_pos(w, q) + player_vel(w, q) * 0.2f;
     float u = dot(at - from, seg) / len_sq;
     if (u < 0.0f || u > 1.2f) continue;
+    // A lofted ball flies over whoever stands in the middle of its path, but takes time
+    // to bring down at the far end.
+    if (lofted && u >= 0.2f && u <= 0.65f) continue;
     float cu = clampf(u, 0.0f, 1.0f);
-    float ball_time = (0.7f + len * cu * u * 0.03f) / speed_factor;
+    float ball_time = (0.7f + len * cu * u * 0.03f + (lofted && u > 0.5f ? 2.5f : 0.0f)) / speed_factor;
     // Too far from the lane to add danger: skip the sqrt.
     float reach = (ball_time + 0.5f) * kSprintSpeed - 1.0f;
     if (reach <= 0.0f || length_sq(at - (from + seg * cu)) >= reach * reach) continue;
     float opp_time = (distance(at, from + seg * cu) + 1.0f) / kSprintSpeed;
     danger += clampf(ball_time - opp_time + 0.5f, 0.0f, 1.0f);
   }
+  if (lofted) danger += 0.4f;  // GRF prefers a ball on the ground where both would do
   return 1.0f - std::fmin(danger, 1.0f);
 }
 
@@ -259,10 +263,10 @@ void decide_with_ball(World& w, int p, const TeamView& tv) {
     try_pass(w, p, kLongPass, aim, error, kAiClearanceReach);
     return;
   }
-  int best = best_pass_mate(w, p, tv, 0.0f);
+  int kind = kShortPass;
+  int best = best_pass_mate(w, p, tv, 0.0f, &kind);
   if (best >= 0) {
     Vec2 aim = player_pos(w, best) - pos;
-    int kind = length(aim) > 25.0f ? kLongPass : kShortPass;
     if (try_pass(w, p, kind, aim, error, length(aim))) return;
   }
   // Shoot: GRF's AI tries from within 12.7 m of a point 7 m out from goal (its ideal shot
@@ -332,7 +336,7 @@ void decide_with_ball(World& w, int p, const TeamView& tv) {
 
 // The team-mate whose tactical rating beats the carrier's by the most, weighed with the
 // pass's odds (GRF's GetOnTheBallCommands).
-int best_pass_mate(World& w, int p, const TeamView& tv, float one_touch_penalty) {
+int best_pass_mate(World& w, int p, const TeamView& tv, float one_touch_penalty, int* kind) {
   Vec2 pos = player_pos(w, p);
   // GRF's weights for a carrier of this mind set.
   float mind = role_mind_set(w.p.role[p]);
@@ -341,7 +345,7 @@ int best_pass_mate(World& w, int p, const TeamView& tv, float one_touch_penalty)
   float diff_weight = 1.0f + 10.0f * mind * mind;
   float pass_minimum = 0.2f * (1.0f - mind);
   float own = tactical_rating(w, p, tv, forward_weight);
-  int best = -1;
+  int best = -1, best_kind = kShortPass;
   float best_rating = 0.1f;  // GRF's pass threshold
   for (int s = 0; s < w.team_size[tv.team]; ++s) {
     int q = first_of(tv.team) + s;
@@ -356,13 +360,22 @@ int best_pass_mate(World& w, int p, const TeamView& tv, float one_touch_penalty)
     float rating = keeper_factor * tactical_rating(w, q, tv, forward_weight);
     if (rating <= own + improvement) continue;
     Vec2 target = qpos + player_vel(w, q) * std::fmin(0.7f + 0.03f * d, 0.5f);
-    float odds = passing_odds(w, tv.team, pos + player_vel(w, p) * 0.12f, target, 1.0f);
+    const Vec2 from = pos + player_vel(w, p) * 0.12f;
+    // GRF weighs three passes and plays the likeliest: along the ground, a long ball
+    // aimed a fifth of the distance beyond him, and a lofted one (from 10 m).
+    float odds = passing_odds(w, tv.team, from, target, 1.0f);
+    int pass_kind = kShortPass;
+    const float long_odds = passing_odds(w, tv.team, from, target + Vec2{tv.attack_sign * d * 0.2f, 0.0f}, 1.0f);
+    const float lofted_odds = d < 10.0f ? 0.0f : passing_odds(w, tv.team, from, target, 1.0f, true);
+    if (long_odds > odds && long_odds >= lofted_odds) odds = long_odds, pass_kind = kLongPass;
+    else if (lofted_odds > odds) odds = lofted_odds, pass_kind = kHighPass;
     if (odds <= pass_minimum) continue;
     float total = ((rating - own) * diff_weight + odds - one_touch_penalty) / (diff_weight + 1.0f);
     // A weaker AI misjudges: noise on its ratings.
     if (!w.m.deterministic) total += rng_normal(w.rng) * 0.05f * (1.0f - tv.difficulty);
-    if (total > best_rating) best_rating = total, best = q;
+    if (total > best_rating) best_rating = total, best = q, best_kind = pass_kind;
   }
+  if (kind) *kind = best_kind;
   return best;
 }
 
@@ -393,10 +406,11 @@ bool play_first_time(World& w, const ScenarioConfig& sc, int p) {
   } else {
     // GRF plays it on only to a team-mate its on-ball rating picks (a keeper behind him
     // seldom is); else he takes it.
-    int mate = best_pass_mate(w, p, tv, one_touch_is_hard(w, p));
+    int kind = kShortPass;
+    int mate = best_pass_mate(w, p, tv, one_touch_is_hard(w, p), &kind);
     if (mate < 0) return false;
     Vec2 aim = player_pos(w, mate) - pos;
-    try_pass(w, p, length(aim) > 25.0f ? kLongPass : kShortPass, aim, error, length(aim));
+    try_pass(w, p, kind, aim, error, length(aim));
   }
   w.p.kick_cooldown[p] = kKickCooldownSubsteps;
   return true;

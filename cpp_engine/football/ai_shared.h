@@ -25,8 +25,9 @@ int nearest_team_mate(const World& w, int p, Vec2 to, float within = 1e30f);
 
 // GRF's pass choice on the ball (GetOnTheBallCommands): the team-mate p's team should play
 // the ball to, or -1 when no one beats p by GRF's margins; `one_touch_penalty` is GRF's
-// oneTouchIsHard for a ball played on first time (0 with the ball at his feet).
-int best_pass_mate(World& w, int p, const TeamView& tv, float one_touch_penalty);
+// oneTouchIsHard for a ball played on first time (0 with the ball at his feet). `kind`, if
+// given, gets the pass to play him (kShortPass, kLongPass or kHighPass: GRF's likeliest).
+int best_pass_mate(World& w, int p, const TeamView& tv, float one_touch_penalty, int* kind = nullptr);
 // GRF's oneTouchIsHard for player p meeting the ball as it is now: 0 (easy) .. 0.6.
 float one_touch_is_hard(const World& w, int p);
 
