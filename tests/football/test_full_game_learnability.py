@@ -4,9 +4,11 @@ random actions' return by three standard errors, as the issue requires.
 
 Training (seed 1) runs through examples/train_ppo.py in 250k-step rounds (at most 1M) and stops at
 the first round whose greedy policy clears the bar over 32 full games; random actions
-play the same 32 seeds. Measured: random -1.52 +- 0.27; the greedy policy of seed 0
-+1.56 +- 0.31 at 500k steps (goal difference +0.56 per game), about 3.5 minutes of CPU
-(at 250k it was -1.18, not yet clear); seed 1's +1.82 +- 0.30 at 250k.
+play the same 32 seeds. Measured (stop 30, the AI weighing GRF's three pass kinds): random
+-1.43 +- 0.24; seed 1's greedy policy -0.80 at 250k steps (not yet clear), 0.00 at 500k
+(goal difference 0.00), about 2.5 minutes of CPU. At stop 29, random -1.52 +- 0.27 and seed
+1's +1.82 +- 0.30 at 250k. With GRF's own team shape (docs/football_fidelity.md, stop 30)
+no seed of 0, 1, 2 cleared the bar by 1M steps.
 """
 
 import numpy as np
