@@ -576,7 +576,8 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
     // GRF's team pressure: the AI player nearest the point 1 m goal-side of where the
     // carrier will be in 0.24 s runs at the ball, holding off for nothing.
     int pressure_player = -1;
-    if (team_pressure[team] && owner_team == 1 - team && !stopped) {
+    // (owner_team is the step's start: the carrier may have kicked earlier in this loop.)
+    if (team_pressure[team] && owner_team == 1 - team && w.ball.owner >= 0 && !stopped) {
       const Vec2 at = player_pos(w, w.ball.owner) + player_vel(w, w.ball.owner) * 0.24f - Vec2{tv.attack_sign, 0.0f};
       float best = 1e30f;
       for (int s = 0; s < w.team_size[team]; ++s) {
