@@ -345,6 +345,7 @@ int best_pass_mate(World& w, int p, const TeamView& tv, float one_touch_penalty,
   float diff_weight = 1.0f + 10.0f * mind * mind;
   float pass_minimum = 0.2f * (1.0f - mind);
   float own = tactical_rating(w, p, tv, forward_weight);
+  const Vec2 from = pos + player_vel(w, p) * 0.12f;  // where the ball leaves his foot
   int best = -1, best_kind = kShortPass;
   float best_rating = 0.1f;  // GRF's pass threshold
   for (int s = 0; s < w.team_size[tv.team]; ++s) {
@@ -360,7 +361,6 @@ int best_pass_mate(World& w, int p, const TeamView& tv, float one_touch_penalty,
     float rating = keeper_factor * tactical_rating(w, q, tv, forward_weight);
     if (rating <= own + improvement) continue;
     Vec2 target = qpos + player_vel(w, q) * std::fmin(0.7f + 0.03f * d, 0.5f);
-    const Vec2 from = pos + player_vel(w, p) * 0.12f;
     // GRF weighs three passes and plays the likeliest: along the ground, a long ball
     // aimed a fifth of the distance beyond him, and a lofted one (from 10 m).
     float odds = passing_odds(w, tv.team, from, target, 1.0f);
