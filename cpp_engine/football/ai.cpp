@@ -111,11 +111,12 @@ float role_mind_set(int role) {
 }
 
 // The distance from which a defender goes for an opponent on the ball: longer for
-// defensive roles and harder AI, shorter when tired (GRF: 10-20 m scaled by
-// 0.3 + 0.7 difficulty and by fatigue and recent running, here taken at its mean).
+// defensive roles and harder AI, shorter when winded (GRF: 10-20 m scaled by 0.3 + 0.7
+// difficulty and by half his freshness plus half how little he ran over the last 10 s; the
+// sprint meter stands in for both, as it did before GRF's fatigue landed).
 float hunt_distance(const World& w, int p, const TeamView& tv) {
   float base = 10.0f + 10.0f * (1.0f - role_mind_set(w.p.role[p]));
-  float fatigue = 0.5f * (1.0f - w.p.tired[p]) + 0.25f;
+  float fatigue = 0.5f * (1.0f - w.p.winded[p]) + 0.25f;
   return base * fatigue * (0.3f + 0.7f * tv.difficulty);
 }
 

@@ -54,9 +54,14 @@ constexpr float kPlayerAccel = 6.5f;  // GRF, measured: 0 to 5 m/s in about 0.8 
 constexpr float kBodyRadius = 0.4f;  // two players' centres stay 0.8 m apart
 constexpr float kSlideSpeed = 7.5f;
 constexpr int kSlideSteps = 6;
-constexpr float kSprintTiring = 0.012f;  // tired factor gained per sprinting step
-constexpr float kRestRecovery = 0.004f;  // lost per non-sprinting step
-constexpr float kTiredSlowdown = 0.35f;  // speed loss at tired factor 1
+constexpr float kSprintTiring = 0.012f;  // sprint meter gained per sprinting step
+// GRF's fatigue (player.cpp): 0.00003 x (2 - physical_stamina) of a player's freshness per
+// metre run in play, over its match-duration factor (0.027 x 0.2 + 0.05, a 90-minute match
+// played in 3,000 steps), down to 0.01 of it.
+constexpr float kFatiguePerMetre = 0.00003f / (0.027f * 0.2f + 0.05f);
+constexpr float kMostTired = 0.99f;
+constexpr float kRestRecovery = 0.004f;  // sprint meter lost per non-sprinting step
+constexpr float kTiredSlowdown = 0.35f;  // speed loss at sprint meter 1
 
 // Ball.
 constexpr float kGravity = 9.81f;

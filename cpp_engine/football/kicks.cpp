@@ -20,7 +20,10 @@ float kick_error(World& w, int player, float base, float error_scale) {
   float pressure = nearest_opponent_distance(w, team_of(player), player_pos(w, player));
   float sigma = base * error_scale * w.p.kick_error[player];
   if (pressure < 3.0f) sigma += 0.05f * (3.0f - pressure) / 3.0f;
-  sigma += 0.04f * w.p.tired[player];
+  // Fatigue takes up to 30% off his kicking skill, as every GRF skill (Player::GetStat), and
+  // the error grows as 1 / (1 + 0.7 x skill), as his profile's does.
+  const float skill = 0.7f * w.p.kicking[player];
+  sigma *= (1.0f + skill) / (1.0f + skill * (1.0f - 0.3f * w.p.tired[player]));
   return sigma * rng_normal(w.rng);
 }
 

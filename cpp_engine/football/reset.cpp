@@ -45,6 +45,8 @@ void set_profile(World& w, int p, int slot) {
   const PlayerProfile& mine = kPlayerProfiles[slot];
   w.p.pace[p] = (0.9f + 0.1f * mine.velocity) * kMaxTeamPlayers / pace_sum;
   w.p.tiring[p] = (2.0f - mine.stamina) * kMaxTeamPlayers / tiring_sum;
+  w.p.stamina[p] = mine.stamina;
+  w.p.kicking[p] = mine.kicking;
   w.p.kick_error[p] = 1.0f / (1.0f + 0.7f * mine.kicking) * kMaxTeamPlayers / error_sum;
 }
 

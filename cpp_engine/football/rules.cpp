@@ -195,7 +195,7 @@ void resolve_tackles(World& w, const ScenarioConfig& sc) {
       continue;
     }
     float skill = !ai_drives(w, q) ? 1.0f : 0.5f + 0.5f * team_difficulty(sc, opp);
-    float chance = kTackleChance * skill * (shielding ? 0.6f : 1.0f) * (1.0f - 0.3f * w.p.tired[q]);
+    float chance = kTackleChance * skill * (shielding ? 0.6f : 1.0f) * (1.0f - 0.3f * w.p.tired[q]);  // GRF's 0.7 + 0.3 x freshness
     if (roll_chance(w, kTackleFoulChance)) {
       award_foul(w, q, player_pos(w, owner));
       return;
@@ -257,12 +257,17 @@ void run_set_piece(World& w) {
 }
 
 void update_stamina(World& w) {
+  const bool in_play = w.m.game_mode == kModeNormal;
   for (int p = 0; p < kMaxPlayers; ++p) {
     if (!w.p.present[p]) continue;
     float speed_sq = w.p.vx[p] * w.p.vx[p] + w.p.vy[p] * w.p.vy[p];
     bool sprinting = w.p.sprinting[p] && speed_sq > kRunSpeed * kRunSpeed * 0.8f;
-    float t = w.p.tired[p] + (sprinting ? kSprintTiring * w.p.tiring[p] : -kRestRecovery);
-    w.p.tired[p] = clampf(t, 0.0f, 1.0f);
+    float winded = w.p.winded[p] + (sprinting ? kSprintTiring * w.p.tiring[p] : -kRestRecovery);
+    w.p.winded[p] = clampf(winded, 0.0f, 1.0f);
+    if (in_play) {
+      const float metres = std::sqrt(speed_sq) * kStepSeconds;
+      w.p.tired[p] = std::fmin(w.p.tired[p] + metres * kFatiguePerMetre * (2.0f - w.p.stamina[p]), kMostTired);
+    }
   }
 }
 

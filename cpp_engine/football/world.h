@@ -18,11 +18,20 @@ struct Players {
   float x[kMaxPlayers], y[kMaxPlayers];
   float vx[kMaxPlayers], vy[kMaxPlayers];
   float face_x[kMaxPlayers], face_y[kMaxPlayers];
-  float tired[kMaxPlayers];                        // 0 fresh .. 1 exhausted
+  // GRF's fatigue (its tired_factor): builds with every metre run in play, never recovers,
+  // and takes up to 30% off a player's skills (kicking, tackling).
+  float tired[kMaxPlayers];   // 0 fresh .. 0.99
+  // The sprint meter: rises while he sprints, falls while he does not, and slows a field
+  // player. GRF has no such thing (its top speed never falls); it stands in for what GRF's
+  // recent running does to its pressing and for the spacing GRF's team shape gives
+  // (docs/football_fidelity.md, "What still differs").
+  float winded[kMaxPlayers];  // 0 fresh .. 1 blown
   // GRF's player profiles (reset.cpp kPlayerProfiles), the same for both teams slot by
   // slot, each relative to the eleven profiles' average:
   float pace[kMaxPlayers];        // top speed factor
-  float tiring[kMaxPlayers];      // how fast sprinting tires him (GRF: 2 - physical_stamina)
+  float tiring[kMaxPlayers];      // how fast sprinting winds him (GRF: 2 - physical_stamina)
+  float stamina[kMaxPlayers];     // GRF's physical_stamina itself (not relative)
+  float kicking[kMaxPlayers];     // GRF's technical_shot itself (not relative)
   float kick_error[kMaxPlayers];  // kick error factor
   float home_x[kMaxPlayers], home_y[kMaxPlayers];  // formation spot, metres
   float want_vx[kMaxPlayers], want_vy[kMaxPlayers];  // this step's desired velocity
@@ -129,7 +138,7 @@ inline bool ai_drives(const World& w, int p) {
 // 7.2 m/s); the keeper already runs as GRF's, the field players keep the sprint meter until
 // GRF's fatigue model lands (docs/football_fidelity.md, stop 29).
 inline float speed_of(const World& w, int p, float gait) {
-  const float slowdown = w.p.role[p] == kRoleGK ? 0.0f : kTiredSlowdown * w.p.tired[p];
+  const float slowdown = w.p.role[p] == kRoleGK ? 0.0f : kTiredSlowdown * w.p.winded[p];
   return gait * w.p.pace[p] * (1.0f - slowdown);
 }
 

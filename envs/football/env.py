@@ -30,11 +30,13 @@ class FootballEnv(BatchEnv):
     gravity, bounces and rolls. Each step is 0.1 s of game time in 5 physics substeps.
 
     Players differ as GRF's: a team's players take GRF's eleven database profiles in
-    the scenario's order, the same set for both teams (top speed, how fast sprinting
-    tires them, kick accuracy). `tired_factor` (raw) rises while a player sprints and
-    falls while he does not, slowing a field player by up to 35% (a keeper not at all:
-    GRF's top speed never falls); GRF's builds up over the whole game and never
-    recovers (docs/football_fidelity.md).
+    the scenario's order, the same set for both teams (top speed, stamina, kick
+    accuracy). `tired_factor` (raw) is GRF's fatigue: it builds with every metre a
+    player runs in play, at GRF's rate for his stamina (about 0.75 by the end of a full
+    game), never recovers, and takes up to 30% off his kicking and tackling. A separate
+    sprint meter, not in the observation, slows a field player after a long sprint by up
+    to 35% and recovers at rest; GRF has none (its top speed never falls), and it stands
+    in for what GRF's team shape and recent running do (docs/football_fidelity.md).
 
     Scenarios are GRF scenario files (`build_scenario(builder)`); the eleven Football
     Academy scenarios ship with trackfield under GRF's names, and any file path works.
