@@ -18,7 +18,7 @@ from conftest import load_example
 pytest.importorskip("stable_baselines3")
 pytest.importorskip("torch")
 
-SCENARIO, REWARDS, GAMES = "11_vs_11_easy_stochastic", "scoring,checkpoints", 32
+SCENARIO, REWARDS, GAMES = "11_vs_11_easy_stochastic", "scoring,checkpoints", 128
 
 
 @pytest.mark.slow
