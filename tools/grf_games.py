@@ -4,9 +4,11 @@ score (one JSON line per game), so that goal differences get standard errors.
 
     $GRF_VENV/bin/python tools/grf_games.py 11_vs_11_stochastic 10 0 1000   # AI v AI, seeds 1000..1009
     $GRF_VENV/bin/python tools/grf_games.py 11_vs_11_stochastic 10 1 1000   # a random left player
+    $GRF_VENV/bin/python tools/grf_games.py 11_vs_11_easy_stochastic 32 1 0 scoring,checkpoints   # and its return
 
 Arguments: scenario, games, controlled left players (0: the built-in AI plays both teams), first
-engine seed. It reuses behaviour_stats.py's environment and its single random-action stream, so
+engine seed, and optionally GRF's reward string: then each line also gives the first controlled
+player's return (the random player's baseline for tests/football/test_full_game_learnability.py). It reuses behaviour_stats.py's environment and its single random-action stream, so
 it runs real GRF exactly as that script does. trackfield's side of the same measurement is
 ``trackfield.football.strength`` (``python -m trackfield.bench football``).
 """
@@ -24,19 +26,38 @@ import behaviour_stats as bs  # noqa: E402
 def main():
     scenario, games, left = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     seed0 = int(sys.argv[4]) if len(sys.argv) > 4 else 0
-    _, reset, step = bs.grf_env(scenario, left)
+    rewards = sys.argv[5] if len(sys.argv) > 5 else None
+    reset, step = rewarded_env(scenario, left, rewards) if rewards else bs.grf_env(scenario, left)[1:]
     rng = np.random.default_rng(0)
     for game in range(games):
         started = time.time()
         reset(seed0 + game)
+        total = 0.0
         while True:
             act = [] if left == 0 else (int(rng.integers(19)) if left == 1 else list(rng.integers(19, size=left)))
-            obs, _, done, _ = step(act)
+            obs, reward, done, _ = step(act)
+            total += float(np.ravel(reward)[0]) if left else 0.0
             if done:
                 break
         final = bs.first(obs)
-        print(json.dumps(dict(scenario=scenario, left=left, seed=seed0 + game, score=[int(s) for s in final["score"]],
-                              seconds=round(time.time() - started, 1))), flush=True)
+        line = dict(scenario=scenario, left=left, seed=seed0 + game, score=[int(s) for s in final["score"]],
+                    seconds=round(time.time() - started, 1))
+        if rewards:
+            line["return"] = round(total, 3)
+        print(json.dumps(line), flush=True)
+
+
+def rewarded_env(scenario, left, rewards):
+    """behaviour_stats.py's grf_env with GRF's reward wrappers named by ``rewards``."""
+    import gfootball.env as fe
+    env = fe.create_environment(env_name=scenario, representation="raw", render=False, rewards=rewards,
+                                number_of_left_players_agent_controls=left)
+
+    def reset(seed):
+        env.unwrapped._config._values["game_engine_random_seed"] = seed  # per-episode engine seed
+        return env.reset()
+
+    return reset, env.step
 
 
 if __name__ == "__main__":
