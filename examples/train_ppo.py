@@ -16,13 +16,15 @@ Needs the [train] extra, and [render] for the video.
 Against the built-in AI in the full game, with GRF's checkpoint reward:
 
     python examples/train_ppo.py --scenario 11_vs_11_easy_stochastic --rewards scoring,checkpoints \
-        --steps 500000 --eval-episodes 32
+        --steps 500000 --eval-episodes 128
 
-Measured (8 worlds, 32 evaluation games; CPU seconds on one core, busy VM): uniformly
-random actions return -1.52 +- 0.27 per game (-1.81 goals) on the same 32 seeds; seed 0's greedy policy
--1.18 at 250k steps, +1.56 +- 0.31 at 500k (216 s; goal difference +0.56), +0.86 at
-750k, -0.62 at 1M (PPO's curve is not monotone); seed 1's +1.82 +- 0.30 at 250k (108 s;
-+0.84 goals), +0.97 at 500k, +1.06 at 750k. GRF's paper reports PPO at +3.26 goals per
+Measured (stop 31; 8 worlds, 128 evaluation games; CPU on a busy 2-core VM): uniformly
+random actions return -1.45 +- 0.10 per game (-1.75 goals) on the same 128 seeds, where
+real GRF 2.10.2's random player returns -1.54 +- 0.24 (32 games, ``tools/grf_games.py``);
+seed 0's greedy policy 0.00 at 250k steps (it stands on the ball from kick-off, which GRF's
+easy AI also allows), seed 1's -0.73 at 250k (-1.35 goals), seed 2's -1.48 at 250k and
+-0.86 at 500k (-1.07 goals). PPO's curve is not monotone over rounds.
+GRF's paper reports PPO at +3.26 goals per
 game after 20M steps with this reward. tests/football/test_full_game_learnability.py
 (slow) trains in 250k rounds until the greedy policy beats random actions by three
 standard errors.
