@@ -5,7 +5,7 @@ random actions' return by three standard errors, as the issue requires.
 Training (seed 1) runs through examples/train_ppo.py in 250k-step rounds (at most 1M) and stops at
 the first round whose greedy policy clears the bar over 128 full games; random actions
 play the same 128 seeds. Measured (stop 31, GRF's fatigue): random -1.45 +- 0.10 (real GRF
-2.10.2's random player, same reward: -1.48 +- 0.24 over 26 games); seed 1's greedy policy
+2.10.2's random player, same reward: -1.54 +- 0.24 over 32 games); seed 1's greedy policy
 -0.73 at 250k steps (goal difference -1.35), about 80 s here; seed 0 0.00 at 250k, seed 2
 -0.86 at 500k. With 32 games, as before stop 31, three standard errors were about 1.0 a game
 and seed 1 missed by 1M steps (margin 0.84 where 1.01 was needed).
