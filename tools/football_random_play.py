@@ -23,6 +23,9 @@ kicks: the agent's kicks (the ball leaving his team's carrier faster than 4 m/s)
   (the ball's centre, as both engines report it: 0.11 m on the grass).
 fatigue: one episode; every 500 steps the mean and largest tired_factor of each team
   (11_vs_11_stochastic shows GRF's game-long build-up).
+holds: the right team's longest spell on the ball in each episode: how many episodes hold it
+  over 50, 100 and 200 steps, and the ball's median x in the spells over 100 (GRF's AI
+  carrier waits about 28 m out in run_to_score_with_keeper).
 """
 import importlib.util
 import os
@@ -171,8 +174,28 @@ def report_fatigue(engine, scenario, n):
                   f"right mean {right.mean():.3f} max {right.max():.3f}")
 
 
+def report_holds(engine, scenario, n):
+    longest = []
+    for obs, _, _ in episodes(engine, scenario, n):
+        best, spell = [], []
+        for o in obs[1:] + [None]:
+            if o is not None and o["ball_owned_team"] == 1:
+                spell.append(float(o["ball"][0]))
+                continue
+            best = max(best, spell, key=len)
+            spell = []
+        longest.append(best)
+    lengths = np.array([len(b) for b in longest])
+    long_x = [np.median(b) for b in longest if len(b) > 100]
+    where = f"{np.median(long_x):+.2f}" if long_x else "-"
+    print(f"right team's longest spell on the ball, {n} episodes: over 50 / 100 / 200 steps in "
+          f"{(lengths > 50).sum()} / {(lengths > 100).sum()} / {(lengths > 200).sum()}; the ball's median x "
+          f"in the spells over 100: {where}")
+
+
 if __name__ == "__main__":
     engine, what, scenario = sys.argv[1], sys.argv[2], sys.argv[3]
     n = int(sys.argv[4]) if len(sys.argv) > 4 else (10 if what == "idle" else 100)
     {"endings": report_endings, "keeper": report_keeper, "duels": report_duels,
-     "idle": report_idle, "kicks": report_kicks, "fatigue": report_fatigue}[what](engine, scenario, n)
+     "idle": report_idle, "kicks": report_kicks, "fatigue": report_fatigue,
+     "holds": report_holds}[what](engine, scenario, n)
