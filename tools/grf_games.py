@@ -8,8 +8,9 @@ score (one JSON line per game), so that goal differences get standard errors.
 
 Arguments: scenario, games, controlled left players (0: the built-in AI plays both teams), first
 engine seed, and optionally GRF's reward string: then each line also gives the first controlled
-player's return (the random player's baseline for tests/football/test_full_game_learnability.py). It reuses behaviour_stats.py's environment and its single random-action stream, so
-it runs real GRF exactly as that script does. trackfield's side of the same measurement is
+player's return (the random player's baseline for tests/football/test_full_game_learnability.py).
+It reuses behaviour_stats.py's environment and its single random-action stream, so it runs real
+GRF exactly as that script does. trackfield's side of the same measurement is
 ``trackfield.football.strength`` (``python -m trackfield.bench football``).
 """
 import json
@@ -27,6 +28,8 @@ def main():
     scenario, games, left = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     seed0 = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     rewards = sys.argv[5] if len(sys.argv) > 5 else None
+    if rewards and left == 0:
+        sys.exit("grf_games.py: a reward string needs a controlled left player (third argument >= 1)")
     reset, step = rewarded_env(scenario, left, rewards) if rewards else bs.grf_env(scenario, left)[1:]
     rng = np.random.default_rng(0)
     for game in range(games):
