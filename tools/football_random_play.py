@@ -12,8 +12,8 @@ endings: per ending (goal_for, goal_against, possession, stopN for a stoppage in
   was last reported on the ball, who holds it at the end (right player index: 0 is the
   keeper) and the ball's median x there.
 keeper: the right keeper's touches: reported on the ball (held) or struck away first time
-  or parried (struck: the free ball, within 2 m of him, turns upfield by over 6 m/s), in or
-  out of his box, with the median distance of the nearest left player.
+  or parried (struck: the free ball, within 2.5 m of him before or after, turns upfield by
+  over 6 m/s), in or out of his box, with the median distance of the nearest left player.
 duels: the left carrier's steps by how near the nearest right field player is to the ball
   (<1, <1.5, <2.5, <4 m, further), and how many of those steps end with the right team on it.
 idle: the agent stands idle (action 0) every step; how each of N episodes ends, and when.
@@ -105,7 +105,9 @@ def report_keeper(engine, scenario, n):
             elif prev["ball_owned_team"] == -1 and o["ball_owned_team"] == -1 and int(o["game_mode"]) == 0:
                 before = np.array(prev["ball_direction"][:2]) * METRES * 10
                 after = np.array(o["ball_direction"][:2]) * METRES * 10
-                near = np.linalg.norm((np.array(prev["right_team"][0]) - ball) * METRES) < 2.0
+                # within his reach before or after the touch (a dive meets the ball at arm's length)
+                near = min(np.linalg.norm((np.array(prev["right_team"][0]) - ball) * METRES),
+                           np.linalg.norm((np.array(o["right_team"][0]) - np.array(o["ball"][:2])) * METRES)) < 2.5
                 if near and np.linalg.norm(after - before) > 6.0 and after[0] < 0:
                     kind = "struck"
             if kind:
@@ -193,9 +195,22 @@ def report_holds(engine, scenario, n):
           f"in the spells over 100: {where}")
 
 
+def report_first(engine, scenario, n):
+    rows = {}
+    for obs, total, _ in episodes(engine, scenario, n):
+        first = next(((t, int(o["ball_owned_team"]), int(o["ball_owned_player"]))
+                      for t, o in enumerate(obs) if o["ball_owned_team"] != -1), (len(obs) - 1, -1, -1))
+        who = {0: "left", 1: "right", -1: "nobody"}[first[1]]
+        rows.setdefault(who, []).append((first[0], first[2], ending(obs[-1], total)))
+    for who, rs in sorted(rows.items()):
+        print(f"first on the ball: {who}: {len(rs)} episodes, at step {np.median([r[0] for r in rs]):.0f} "
+              f"(median), players {dict(Counter(r[1] for r in rs).most_common(5))}, "
+              f"endings {dict(Counter(r[2] for r in rs).most_common())}")
+
+
 if __name__ == "__main__":
     engine, what, scenario = sys.argv[1], sys.argv[2], sys.argv[3]
     n = int(sys.argv[4]) if len(sys.argv) > 4 else (10 if what == "idle" else 100)
     {"endings": report_endings, "keeper": report_keeper, "duels": report_duels,
-     "idle": report_idle, "kicks": report_kicks, "fatigue": report_fatigue,
+     "idle": report_idle, "kicks": report_kicks, "fatigue": report_fatigue, "first": report_first,
      "holds": report_holds}[what](engine, scenario, n)
