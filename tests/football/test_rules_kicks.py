@@ -163,6 +163,33 @@ def test_keeper_saves_long_shots_and_is_beaten_from_close_range(scenario_file, d
         assert goals >= 80
 
 
+@pytest.mark.parametrize("wide", [0.03, 0.05, 0.08])
+def test_keeper_parries_a_shot_he_reaches_for_wide_of_his_goal(scenario_file, wide):
+    # GRF, traced (tools/football_random_play.py grf keeper academy_3_vs_1_with_keeper): a
+    # shot passing 0.7-1.6 m off the keeper's body is parried, not held, and the ball
+    # leaves him sideways at two thirds of its speed (22 m/s in, 14-17 m/s out, mostly
+    # across the goal), away from goal. A shot struck at him he holds (the test above).
+    x = 1.0 - 20.0 / 52.5
+    path = scenario_file((x + 0.02, wide), [(-1.0, 0.0, "GK"), (x, wide, "CF")], [(-1.0, 0.0, "GK")],
+                         game_duration=60, deterministic=True, right_team_difficulty=0.6, **ACADEMY_FLAGS)
+    env = trackfield.make(path, representation="raw")
+    obs, _ = env.reset(seed=0)
+    parried = None
+    for t in range(60):
+        before = obs
+        obs, reward, terminated, truncated, _ = env.step(5 if t < 3 else (12 if t < 5 else 0))
+        toward_goal = before["ball_direction"][0] > 0 and before["ball_owned_team"] == -1
+        if parried is None and toward_goal and obs["ball_direction"][0] < 0:
+            parried = obs
+        if terminated or truncated:
+            break
+    assert parried is not None, "the shot never reached the keeper"
+    assert parried["ball_owned_team"] == -1  # not held
+    vx, vy = np.asarray(parried["ball_direction"][:2]) * np.array([54.4, 83.6]) * 10  # m/s
+    assert abs(vy) > abs(vx) and np.hypot(vx, vy) > 10.0, (vx, vy)
+    assert reward <= 0  # not into his goal
+
+
 def test_keeper_comes_out_to_an_unmarked_attacker(scenario_file):
     # GRF's keeper closes an attacker down when no team-mate covers the shooting point.
     path = scenario_file((0.52, 0.0), [(-1.0, 0.0, "GK"), (0.5, 0.0, "CF")], [(-1.0, 0.0, "GK")],
