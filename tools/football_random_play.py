@@ -195,6 +195,34 @@ def report_holds(engine, scenario, n):
           f"in the spells over 100: {where}")
 
 
+def report_saves(engine, scenario, n):
+    counts = Counter()
+    for obs, _, _ in episodes(engine, scenario, n):
+        t = 1
+        while t < len(obs) - 1:
+            before = obs[t - 1]
+            speed_x = before["ball_direction"][0] * METRES[0] * 10
+            ball, keeper = np.array(before["ball"][:2]) * METRES, np.array(before["right_team"][0]) * METRES
+            if before["ball_owned_team"] != -1 or speed_x <= 15 or not 0 < keeper[0] - ball[0] < 6 \
+                    or np.linalg.norm(keeper - ball) >= 6:
+                t += 1
+                continue
+            what = "other"
+            for o in obs[t:t + 3]:
+                if o["ball_owned_team"] == 1 and o["ball_owned_player"] == 0:
+                    what = "held"
+                elif o["ball_direction"][0] < 0 and o["ball_owned_team"] == -1:
+                    what = "parried or struck away"
+                elif int(o["game_mode"]) != 0 or o is obs[-1]:
+                    what = "goal or out"
+                else:
+                    continue
+                break
+            counts[what] += 1
+            t += 6  # one shot once
+    print(f"shots at the right keeper, {n} episodes: {dict(counts.most_common())}")
+
+
 def report_first(engine, scenario, n):
     rows = {}
     for obs, total, _ in episodes(engine, scenario, n):
@@ -212,5 +240,5 @@ if __name__ == "__main__":
     engine, what, scenario = sys.argv[1], sys.argv[2], sys.argv[3]
     n = int(sys.argv[4]) if len(sys.argv) > 4 else (10 if what == "idle" else 100)
     {"endings": report_endings, "keeper": report_keeper, "duels": report_duels,
-     "idle": report_idle, "kicks": report_kicks, "fatigue": report_fatigue, "first": report_first,
+     "idle": report_idle, "kicks": report_kicks, "fatigue": report_fatigue, "first": report_first, "saves": report_saves,
      "holds": report_holds}[what](engine, scenario, n)
