@@ -4,8 +4,9 @@ Measures env-steps/s through the public API with uniformly random actions (as GR
 figures in ../shared/GRF.md were measured): the single env loop (``trackfield.make``)
 and ``trackfield.vector.make`` with N worlds (``--envs``, 64) on 1 and 2 threads. Prints one JSON
 line per measurement and a table with the ratios measured in this run: vector vs single
-env, 2 threads vs 1 (at ``--scaling-envs`` worlds, 256, where the issues set the 1.8x bar), per-core figures vs the issues' floors (academy 50,000; full game 100,000 with
-simple115v2, 60,000 smm, 20,000 pixels) and vs real GRF.
+env, 2 threads vs 1 (at ``--scaling-envs`` worlds, 256, where the issues set the 1.8x bar),
+per-core figures vs the issues' floors (academy 50,000; full game 100,000 with simple115v2,
+60,000 smm, 20,000 pixels) and vs real GRF.
 Speed is never asserted by tests; this is where it is reported.
 
 For football it then prints the fidelity table (``trackfield.football.fidelity``): the mean

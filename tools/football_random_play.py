@@ -239,6 +239,6 @@ def report_first(engine, scenario, n):
 if __name__ == "__main__":
     engine, what, scenario = sys.argv[1], sys.argv[2], sys.argv[3]
     n = int(sys.argv[4]) if len(sys.argv) > 4 else (10 if what == "idle" else 100)
-    {"endings": report_endings, "keeper": report_keeper, "duels": report_duels,
-     "idle": report_idle, "kicks": report_kicks, "fatigue": report_fatigue, "first": report_first, "saves": report_saves,
-     "holds": report_holds}[what](engine, scenario, n)
+    {"endings": report_endings, "keeper": report_keeper, "duels": report_duels, "idle": report_idle,
+     "kicks": report_kicks, "fatigue": report_fatigue, "holds": report_holds, "saves": report_saves,
+     "first": report_first}[what](engine, scenario, n)

@@ -303,11 +303,10 @@ static float keeper_hold_off_body(const World& w, int keeper) {
 static void parry_wide(World& w, int keeper, float noise) {
   Ball& b = w.ball;
   const Vec2 v{b.vx, b.vy};
-  const float speed = length(v);
-  const Vec2 dir = speed > 1e-3f ? v * (1.0f / speed) : Vec2{1.0f, 0.0f};
+  const Vec2 dir = normalized(v);
   Vec2 side{-dir.y, dir.x};
   if (dot(side, ball_pos(w) - player_pos(w, keeper)) < 0.0f) side = side * -1.0f;
-  const Vec2 out = rotated(normalized(dir * -0.6f + side, side), noise * 0.25f) * (speed * kParrySpeedShare);
+  const Vec2 out = rotated(normalized(dir * -0.6f + side, side), noise * 0.25f) * (length(v) * kParrySpeedShare);
   b.vx = out.x;
   b.vy = out.y;
   b.vz = std::fabs(b.vz) * 0.3f + 1.5f;
@@ -379,10 +378,11 @@ void resolve_ball_control(World& w, const ScenarioConfig& sc) {
   }
   // Not controlled: a keeper parries away from goal, a field player deflects it.
   float noise = w.m.deterministic ? 0.0f : rng_range(w.rng, -1.0f, 1.0f);
-  if (best_keeper && b.shot_in_flight && roll_chance(w, beaten / std::fmax(1.0f - chance, 1e-6f))) {
-    w.p.kick_cooldown[best] = kKickCooldownSubsteps;  // beaten before getting a hand to it
-    return;
-  } else if (best_keeper && b.shot_in_flight) {
+  if (best_keeper && b.shot_in_flight) {
+    if (roll_chance(w, beaten / std::fmax(1.0f - chance, 1e-6f))) {
+      w.p.kick_cooldown[best] = kKickCooldownSubsteps;  // beaten before getting a hand to it
+      return;
+    }
     parry_wide(w, best, noise);
   } else if (best_keeper) {
     b.vx = -b.vx * 0.35f;

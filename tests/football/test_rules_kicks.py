@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import trackfield
-from conftest import GAME_MODE, FAR_LAZY_KEEPER, MAX_KICK_WINDUP, press_kick, ACADEMY_FLAGS, NO_END_FLAGS
+from conftest import GAME_MODE, FAR_LAZY_KEEPER, GRF_METRES, MAX_KICK_WINDUP, press_kick, ACADEMY_FLAGS, NO_END_FLAGS
 
 
 # ----------------------------------------------------------------------------------- passing
@@ -185,7 +185,7 @@ def test_keeper_parries_a_shot_he_reaches_for_wide_of_his_goal(scenario_file, wi
             break
     assert parried is not None, "the shot never reached the keeper"
     assert parried["ball_owned_team"] == -1  # not held
-    vx, vy = np.asarray(parried["ball_direction"][:2]) * np.array([54.4, 83.6]) * 10  # m/s
+    vx, vy = np.asarray(parried["ball_direction"][:2]) * GRF_METRES * 10  # m/s
     assert abs(vy) > abs(vx) and np.hypot(vx, vy) > 10.0, (vx, vy)
     assert reward <= 0  # not into his goal
 
