@@ -136,6 +136,8 @@ def main(argv=None) -> None:
                              "or ../shared/tracks)")
     parser.add_argument("--no-laps", action="store_true", help="racing: skip the reference laps")
     args = parser.parse_args(argv)
+    if args.scaling_envs < 1:
+        parser.error(f"--scaling-envs must be at least 1, got {args.scaling_envs}")
     if args.domain == "rllib":
         bench_rllib(args.scenarios[0], envs_per_runner=16, cores=args.threads, seconds=args.seconds * 4)
         return
