@@ -83,6 +83,43 @@ def test_short_pass_with_deterministic_false_reaches_teammate(scenario_file):
     assert reached >= 8
 
 
+@pytest.mark.parametrize("deterministic", [False, True])
+def test_a_receiver_with_a_shot_queued_sometimes_controls_the_pass_first(scenario_file, deterministic):
+    # The agent drives the receiver while the pass travels and presses a shot on the way.
+    # GRF, traced (counterattack_easy, run_to_score_with_keeper, the passing scenarios): he
+    # is reported on the ball first in a quarter to a third of such receptions and strikes
+    # it first time, never reported, in the rest. deterministic=True: always first time.
+    path = scenario_file((0.31, 0.0), [(-1.0, 0.0, "GK"), (0.3, 0.0, "CM"), (0.55, 0.0, "CF")],
+                         FAR_LAZY_KEEPER, game_duration=200, deterministic=deterministic, **ACADEMY_FLAGS)
+    env = trackfield.make(path, representation="raw")
+    controlled = first_time = 0
+    for seed in range(80 if not deterministic else 5):
+        env.reset(seed=seed)
+        env.step(0)
+        obs, *_ = env.step(0)
+        assert obs["ball_owned_player"] == 1
+        obs = press_kick(env, 11)
+        assert obs["active"] == 2
+        obs, *_ = env.step(12)  # the shot, queued until the ball reaches him
+        for _ in range(40):
+            obs, _, terminated, truncated, _ = env.step(0)
+            if obs["ball_owned_team"] == 0 and obs["ball_owned_player"] == 2:
+                controlled += 1
+                break
+            speed = np.linalg.norm(np.array(obs["ball_direction"][:2]) * GRF_METRES) * 10
+            near = np.linalg.norm((np.array(obs["ball"][:2]) - obs["left_team"][2]) * GRF_METRES)
+            if obs["ball"][0] > obs["left_team"][2][0] + 0.01 and speed > 20 and near < 3:
+                first_time += 1  # struck on towards goal without being reported
+                break
+            if terminated or truncated:
+                break  # the pass ran past him
+    if deterministic:
+        assert (controlled, first_time) == (0, 5)
+    else:
+        assert controlled + first_time >= 65, (controlled, first_time)
+        assert 5 <= controlled <= 25, (controlled, first_time)
+
+
 @pytest.mark.parametrize("offsides", [True, False])
 @pytest.mark.parametrize("defender_x", [-0.5, -0.7])  # own frame: 0.5 / 0.7 in ours
 def test_offside_pass_gives_free_kick(scenario_file, offsides, defender_x):
