@@ -23,6 +23,16 @@ kicks: the agent's kicks (the ball leaving his team's carrier faster than 4 m/s)
   (the ball's centre, as both engines report it: 0.11 m on the grass).
 fatigue: one episode; every 500 steps the mean and largest tired_factor of each team
   (11_vs_11_stochastic shows GRF's game-long build-up).
+receptions: the agent's left field receivers meeting a team-mate's free ball (the ball passing
+  within 1 m of him along the step) with a kick pressed in the 4 steps before: reported on it
+  within 4 steps (taken: he controls it before the kick) or not (struck first time or missed).
+contacts: right field players' first contacts (within 1 m along the step) with a free low ball
+  the left team last played, by the ball's speed relative to the player: taken (reported within
+  4 steps), struck (no report, the ball turns by over 30 degrees or speeds up by 3 m/s), passed
+  by; per episode and as shares.
+mates: where the left carrier's field team-mates are while he is reported on the ball (dx
+  upfield and |dy| from him, m), and the most advanced left field player's x (GRF units)
+  at steps 0, 20 and 40.
 holds: the right team's longest spell on the ball in each episode: how many episodes hold it
   over 50, 100 and 200 steps, and the ball's median x in the spells over 100 (GRF's AI
   carrier waits about 28 m out in run_to_score_with_keeper).
@@ -236,9 +246,105 @@ def report_first(engine, scenario, n):
               f"endings {dict(Counter(r[2] for r in rs).most_common())}")
 
 
+def _closest_approach(b0, b1, p0, p1):
+    """Closest distance (m) of the ball to each player over a step, both moving linearly."""
+    d0, dd = (b0 - p0) * METRES, ((b1 - p1) - (b0 - p0)) * METRES
+    along = np.clip(-(d0 * dd).sum(-1) / np.maximum((dd * dd).sum(-1), 1e-9), 0.0, 1.0)
+    return np.linalg.norm(d0 + along[..., None] * dd, axis=-1)
+
+
+def _free_ball_contacts(obs, team_key):
+    """Yields (t, player, last_team, last_player) for each player of `team_key` first coming within
+    1 m of the free, low ball (under 1.5 m) since the last reported owner."""
+    last_team, last_player, met = -1, -1, set()
+    for t in range(1, len(obs) - 4):
+        o, nxt = obs[t], obs[t + 1]
+        if o["ball_owned_team"] >= 0:
+            last_team, last_player, met = int(o["ball_owned_team"]), int(o["ball_owned_player"]), set()
+            continue
+        if int(o["game_mode"]) != 0 or min(o["ball"][2], nxt["ball"][2]) > 1.5:
+            continue
+        near = _closest_approach(np.array(o["ball"][:2]), np.array(nxt["ball"][:2]),
+                                 np.array(o[team_key]), np.array(nxt[team_key]))
+        for p in np.nonzero(near < 1.0)[0]:
+            if p not in met:
+                met.add(p)
+                yield t, int(p), last_team, last_player
+
+
+def _reported_within(obs, t, team, player, steps=4):
+    return any((o["ball_owned_team"], o["ball_owned_player"]) == (team, player) for o in obs[t + 1:t + 1 + steps])
+
+
+def report_receptions(engine, scenario, n):
+    taken = missed = 0
+    for obs, _, actions in episodes(engine, scenario, n):
+        for t, p, last_team, last_player in _free_ball_contacts(obs, "left_team"):
+            if last_team != 0 or p in (0, last_player):
+                continue
+            if not any(9 <= a <= 12 for a in actions[max(0, t - 3):t + 1]):
+                continue
+            if _reported_within(obs, t, 0, p):
+                taken += 1
+            else:
+                missed += 1
+    total = max(taken + missed, 1)
+    print(f"receptions with a kick queued, {n} episodes: {taken + missed}; taken {taken} ({100 * taken / total:.0f}%), "
+          f"not taken {missed} ({100 * missed / total:.0f}%)")
+
+
+def report_contacts(engine, scenario, n):
+    bins = [(0, 10), (10, 18), (18, 999)]
+    counts = {b: Counter() for b in bins}
+    for obs, _, _ in episodes(engine, scenario, n):
+        for t, p, last_team, _ in _free_ball_contacts(obs, "right_team"):
+            if last_team != 0 or p == 0:
+                continue
+            o, nxt = obs[t], obs[t + 1]
+            ball_v = (np.array(nxt["ball"][:2]) - np.array(o["ball"][:2])) * METRES * 10
+            player_v = (np.array(nxt["right_team"][p]) - np.array(o["right_team"][p])) * METRES * 10
+            relative = np.linalg.norm(ball_v - player_v)
+            if _reported_within(obs, t, 1, p):
+                what = "taken"
+            elif any(x["ball_owned_team"] >= 0 for x in obs[t + 1:t + 5]):
+                what = "other took"
+            else:
+                after = (np.array(obs[t + 3]["ball"][:2]) - np.array(obs[t + 2]["ball"][:2])) * METRES * 10
+                speed, speed_after = np.linalg.norm(ball_v), np.linalg.norm(after)
+                turned = speed_after > 2 and ball_v @ after < 0.87 * max(speed * speed_after, 1e-6)
+                what = "struck" if turned or speed_after > speed + 3 else "passed by"
+            counts[next(b for b in bins if b[0] <= relative < b[1])][what] += 1
+    for (lo, hi), c in counts.items():
+        k = sum(c.values())
+        shares = ", ".join(f"{w} {100 * c[w] / max(k, 1):.0f}%" for w in ("taken", "struck", "passed by", "other took"))
+        print(f"relative speed {lo}-{hi if hi < 999 else 'up'} m/s: {k / n:.2f} an episode; {shares}")
+
+
+def report_mates(engine, scenario, n):
+    offsets, advanced = [], {0: [], 20: [], 40: []}
+    for obs, _, _ in episodes(engine, scenario, n):
+        for o in obs:
+            if o["ball_owned_team"] != 0:
+                continue
+            carrier = int(o["ball_owned_player"])
+            team = np.array(o["left_team"])
+            for q in range(1, len(team)):
+                if q != carrier:
+                    offsets.append((team[q] - team[carrier]) * METRES)
+        for t in advanced:
+            if t < len(obs):
+                advanced[t].append(np.max(np.array(obs[t]["left_team"])[1:, 0]))
+    offsets = np.array(offsets)
+    print(f"team-mates of the left carrier: dx (upfield) p25/50/75 {np.percentile(offsets[:, 0], [25, 50, 75]).round(1)} m, "
+          f"|dy| median {np.median(np.abs(offsets[:, 1])):.1f} m")
+    print("most advanced left field player's x by step: "
+          + ", ".join(f"{t}: {np.median(v):+.2f}" for t, v in advanced.items()))
+
+
 if __name__ == "__main__":
     engine, what, scenario = sys.argv[1], sys.argv[2], sys.argv[3]
     n = int(sys.argv[4]) if len(sys.argv) > 4 else (10 if what == "idle" else 100)
     {"endings": report_endings, "keeper": report_keeper, "duels": report_duels, "idle": report_idle,
      "kicks": report_kicks, "fatigue": report_fatigue, "holds": report_holds, "saves": report_saves,
-     "first": report_first}[what](engine, scenario, n)
+     "first": report_first, "receptions": report_receptions, "contacts": report_contacts,
+     "mates": report_mates}[what](engine, scenario, n)
