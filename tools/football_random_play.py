@@ -294,7 +294,7 @@ def report_receptions(engine, scenario, n):
 
 
 def report_contacts(engine, scenario, n):
-    bins = [(0, 10), (10, 18), (18, 999)]
+    bins = [(0, 10), (10, 18), (18, np.inf)]
     counts = {b: Counter() for b in bins}
     for obs, _, _ in episodes(engine, scenario, n):
         for t, p, last_team, _ in _free_ball_contacts(obs, "right_team"):
@@ -317,7 +317,7 @@ def report_contacts(engine, scenario, n):
     for (lo, hi), c in counts.items():
         k = sum(c.values())
         shares = ", ".join(f"{w} {100 * c[w] / max(k, 1):.0f}%" for w in ("taken", "struck", "passed by", "other took"))
-        print(f"relative speed {lo}-{hi if hi < 999 else 'up'} m/s: {k / n:.2f} an episode; {shares}")
+        print(f"relative speed {lo}-{hi if np.isfinite(hi) else 'up'} m/s: {k / n:.2f} an episode; {shares}")
 
 
 def report_mates(engine, scenario, n):

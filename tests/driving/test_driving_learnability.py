@@ -32,7 +32,7 @@ def test_ppo_reaches_the_goal_in_80_percent_of_town_drive_episodes_within_the_bu
         best = max(shares["goal"] for _, _, shares in callback.history)
         if best >= 0.8:
             break
+    assert model.num_timesteps <= example.BUDGET_STEPS
     assert best >= 0.8, f"(steps, training s, goal share) at each evaluation, per seed: {curves}"
-    assert callback.history[-1][0] <= example.BUDGET_STEPS  # the bar was reached within the budget
     random = example.evaluate(None, episodes=100)
     assert best >= random["goal"] + 0.6, (curves[seed], random)
