@@ -44,6 +44,31 @@ int nearest_team_mate(const World& w, int p, Vec2 to, float within) {
   return who;
 }
 
+// How offensive a role is (0 keeper and centre-backs .. 1 forwards), as GRF's AI rates it.
+float role_mind_set(int role) {
+  switch (role) {
+    case kRoleGK: case kRoleCB: return 0.0f;
+    case kRoleLB: case kRoleRB: case kRoleDM: return 0.25f;
+    case kRoleAM: return 0.75f;
+    case kRoleCF: return 1.0f;
+    default: return 0.5f;
+  }
+}
+
+// The second-last opponent's upfield coordinate (towards the goal the team attacks).
+float offside_line(const World& w, const TeamView& tv) {
+  float last = -1e30f, second = -1e30f;
+  int opp = 1 - tv.team;
+  for (int s = 0; s < w.team_size[opp]; ++s) {
+    int q = first_of(opp) + s;
+    if (!w.p.present[q]) continue;
+    float up = tv.attack_sign * w.p.x[q];
+    if (up > last) second = last, last = up;
+    else if (up > second) second = up;
+  }
+  return second;
+}
+
 namespace {
 
 constexpr float kFirstTimeChance = 0.45f;       // a field player (GRF: 24 of 48, run_to_score)
@@ -60,6 +85,7 @@ constexpr float kShotZoneRadius = 12.0f;
 // is scaled up towards those shares (now 157 shots in 20 games: 30% scored, 31% wide, 18%
 // held, 13% back; a scale of 6 gave 34% scored and 21% wide).
 constexpr float kAiShotErrorScale = 8.0f;
+constexpr int kShapeRefreshSteps = 3;  // GRF's team decisions: every 0.4 s (roles, marking)
 constexpr float kInterfereReach = 2.5f;  // a hunter this near a ball in view steps in for it
 // A hunter goal-side of an opponent who is not coming at him waits (wait_goal_side): of a
 // carrier slower than kHoldOffCarrierPace (standing or walking with the ball), or of one
@@ -99,16 +125,6 @@ bool waits_for(const World& w, int p, int opponent, const TeamView& tv, float pa
   return dot(player_pos(w, p) - from, tv.own_goal - from) > 0.0f;
 }
 
-// How offensive a role is (0 keeper and centre-backs .. 1 forwards), as GRF's AI rates it.
-float role_mind_set(int role) {
-  switch (role) {
-    case kRoleGK: case kRoleCB: return 0.0f;
-    case kRoleLB: case kRoleRB: case kRoleDM: return 0.25f;
-    case kRoleAM: return 0.75f;
-    case kRoleCF: return 1.0f;
-    default: return 0.5f;
-  }
-}
 
 // The distance from which a defender goes for an opponent on the ball: longer for
 // defensive roles and harder AI, shorter when winded (GRF: 10-20 m scaled by 0.3 + 0.7
@@ -218,35 +234,6 @@ float passing_odds(const World& w, int team, Vec2 from, Vec2 to, float speed_fac
   }
   if (lofted) danger += 0.4f;  // GRF prefers a ball on the ground where both would do
   return 1.0f - std::fmin(danger, 1.0f);
-}
-
-// The attack's shape in possession (GRF's TeamAIController::GetAdaptedFormationPosition
-// and DefaultOffenseStrategy): the block moves with the ball, so the forward-minded
-// players stay ahead of the carrier by up to 12 m (a forward) and make themselves a
-// target near goal, held onside: no deeper than `onside` (offside_line) or the ball,
-// whichever is further upfield.
-Vec2 support_position(const World& w, int p, const TeamView& tv, float onside, Vec2 target) {
-  float mind = role_mind_set(w.p.role[p]);
-  if (mind < 0.5f) return target;
-  float ball_up = tv.attack_sign * w.ball.x;
-  float want = std::fmax(tv.attack_sign * target.x, ball_up + 12.0f * (mind - 0.25f) / 0.75f);
-  want = std::fmin(std::fmin(want, std::fmax(onside, ball_up) - 0.5f), kHalfLength - 6.0f);
-  target.x = tv.attack_sign * want;
-  return target;
-}
-
-// The second-last opponent's upfield coordinate (towards the goal the team attacks).
-float offside_line(const World& w, const TeamView& tv) {
-  float last = -1e30f, second = -1e30f;
-  int opp = 1 - tv.team;
-  for (int s = 0; s < w.team_size[opp]; ++s) {
-    int q = first_of(opp) + s;
-    if (!w.p.present[q]) continue;
-    float up = tv.attack_sign * w.p.x[q];
-    if (up > last) second = last, last = up;
-    else if (up > second) second = up;
-  }
-  return second;
 }
 
 // GRF's AI on the ball (GetOnTheBallCommands), in its order: pass to the team-mate whose
@@ -528,6 +515,9 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
   }
   // Worked out once, at the first need: a kick later in the loop leaves it as it was.
   const BallRace* race = nullptr;
+  if (owner_team < 0 && !stopped) race = &ball_race(w, races);
+  ShapeContext shape;
+  update_team_shape(w, race, shape);
   for (int team = 0; team < 2; ++team) {
     TeamView tv = team_view(sc, team);
     // Chasers: the team's AI players nearest the ball go for it when it is not theirs:
@@ -589,7 +579,6 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
       }
     }
     int reaction = static_cast<int>(std::lround(2.0f * (1.0f - tv.difficulty)));
-    const float onside = owner_team == team ? offside_line(w, tv) : 0.0f;
     for (int s = 0; s < w.team_size[team]; ++s) {
       int p = first_of(team) + s;
       if (!w.p.present[p]) continue;
@@ -690,11 +679,25 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
           w.p.slide_steps[p] = kSlideSteps;
         }
       } else {
-        // Shape: the formation spot, pushed up in possession and shifted towards the ball.
-        Vec2 home{w.p.home_x[p], w.p.home_y[p]};
-        float push = owner_team == team ? 12.0f : (owner_team < 0 ? 4.0f : -2.0f);
-        Vec2 target{home.x + tv.attack_sign * push + 0.35f * ball.x, home.y + 0.3f * (ball.y - home.y)};
-        if (owner_team == team) target = support_position(w, p, tv, onside, target);
+        // In possession (GRF's fading hold on the ball at least even), GRF's team shape
+        // (shape.cpp): its adapted formation spot and the support position round it. Out
+        // of it, ours: the start spot shifted with the ball. (GRF's own shape there, and
+        // GRF's pace off the ball, were tried: docs/football_fidelity.md, stop 34.)
+        Vec2 target;
+        if (w.m.possession_amount[team] >= 1.0f) {
+          // Worked out afresh every kShapeRefreshSteps (speed: it is a fifth of a full
+          // game's step time when done every step).
+          if (w.p.shape_step[p] < 0 || w.m.steps - w.p.shape_step[p] >= kShapeRefreshSteps) {
+            const Vec2 spot = shape_position(w, p, tv, shape);
+            w.p.shape_target_x[p] = spot.x, w.p.shape_target_y[p] = spot.y, w.p.shape_step[p] = w.m.steps;
+          }
+          target = Vec2{w.p.shape_target_x[p], w.p.shape_target_y[p]};
+        } else {
+          w.p.shape_step[p] = -1;
+          Vec2 home{w.p.home_x[p], w.p.home_y[p]};
+          float push = owner_team < 0 ? 4.0f : -2.0f;
+          target = Vec2{home.x + tv.attack_sign * push + 0.35f * ball.x, home.y + 0.3f * (ball.y - home.y)};
+        }
         if (marking && marks[s] >= 0) {
           target = marking_position(w, p, marks[s], marks[s] == opponent_on_ball, target, tv);
         } else if (owner_team == 1 - team) {

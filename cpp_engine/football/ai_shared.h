@@ -31,6 +31,23 @@ int best_pass_mate(World& w, int p, const TeamView& tv, float one_touch_penalty,
 // GRF's oneTouchIsHard for player p meeting the ball as it is now: 0 (easy) .. 0.6.
 float one_touch_is_hard(const World& w, int p);
 
+// How offensive a role is (0 keeper and centre-backs .. 1 forwards), as GRF's AI rates it.
+float role_mind_set(int role);
+// The second-last opponent's upfield coordinate (towards the goal tv's team attacks).
+float offside_line(const World& w, const TeamView& tv);
+
+// shape.cpp: GRF's team shape off the ball. One step's view of who is on the ball or
+// nearest it, worked out by update_team_shape, which also moves the shape's state on.
+struct ShapeContext {
+  int ball_player[2];  // each team's player on the ball or nearest getting to it
+  int focus_player;    // the one of those two who gets there first
+  Vec2 ball_path[4];   // the ball 0.2, 0.35, 0.5 and 0.65 s from now
+};
+void init_formation_spots(World& w);
+void update_team_shape(World& w, const BallRace* race, ShapeContext& ctx);
+// Where off-the-ball player p of a team in possession stands.
+Vec2 shape_position(const World& w, int p, const TeamView& tv, const ShapeContext& ctx);
+
 // marking.cpp: GRF's man-marking. marks[slot] is the opponent that slot of tv's team marks
 // (-1: none); the three opponents most dangerous to tv's goal each get one marker.
 void assign_man_marking(const World& w, const TeamView& tv, int8_t marks[kMaxTeamPlayers]);

@@ -1,6 +1,7 @@
 // Starting a new episode: line-ups, ball and agents from the scenario.
 #include <cstring>
 
+#include "football/ai_shared.h"
 #include "football/step.h"
 
 namespace trackfield::football {
@@ -107,6 +108,7 @@ void reset_world(World& w, const EnvConfig& cfg, uint64_t seed, int episode) {
   w.ball.owner = w.ball.last_touch = w.ball.pass_receiver = -1;
   w.m.game_mode = w.m.prev_game_mode = kModeNormal;
   w.m.restart_team = w.m.taker = w.m.last_owned_team = -1;
+  init_formation_spots(w);
 
   // As in GRF, nobody owns the ball at reset: whoever reaches it first under the
   // ball-control rules (physics.cpp) takes it, and that first ownership is not a

@@ -33,7 +33,13 @@ struct Players {
   float stamina[kMaxPlayers];     // GRF's physical_stamina itself (not relative)
   float kicking[kMaxPlayers];     // GRF's technical_shot itself (not relative)
   float kick_error[kMaxPlayers];  // kick error factor
-  float home_x[kMaxPlayers], home_y[kMaxPlayers];  // formation spot, metres
+  float home_x[kMaxPlayers], home_y[kMaxPlayers];  // start and kick-off spot, metres
+  // GRF's formation spot (shape.cpp), in its formation units: x -1 own goal line .. +1 the
+  // goal attacked, y -1 .. 1 across, mirrored with the attack direction.
+  float shape_x[kMaxPlayers], shape_y[kMaxPlayers];
+  // Where GRF's shape last put him and at which step (-1: not since his team had the ball).
+  float shape_target_x[kMaxPlayers], shape_target_y[kMaxPlayers];
+  int shape_step[kMaxPlayers];
   float want_vx[kMaxPlayers], want_vy[kMaxPlayers];  // this step's desired velocity
   int8_t role[kMaxPlayers];
   int8_t yellow_cards[kMaxPlayers];
@@ -92,6 +98,15 @@ struct Match {
   int taker;             // player taking the set piece, -1 if none
   int last_owned_team;   // last team that owned the ball (-1 before anyone did)
   int prev_game_mode;
+  // GRF's team shape state (shape.cpp), per team: its fading hold on the ball (0.5 ..
+  // 1.5), the player on an attacking run and the steps it has left, the forward support
+  // player; and the ball's recent path and which way possession leaned (for both teams).
+  float possession_amount[2];
+  int attack_runner[2];
+  int attack_run_steps[2];
+  int forward_support[2];
+  float ball_avg_slow_x, ball_avg_slow_y, ball_avg_fast_x, ball_avg_fast_y;
+  float possession_side;
   bool deterministic;    // copied from the scenario: no random outcomes at all
   bool offsides;
   bool goal_this_step[2];

@@ -35,7 +35,8 @@ def test_measurement_is_reproducible_and_complete():
     assert a.mean_length > 1
 
 
-@pytest.mark.parametrize("scenario", ["academy_corner", "academy_empty_goal", "academy_run_to_score",
+@pytest.mark.parametrize("scenario", ["academy_3_vs_1_with_keeper", "academy_corner", "academy_empty_goal",
+                                      "academy_run_to_score",
                                       "academy_pass_and_shoot_with_keeper",
                                       "academy_run_pass_and_shoot_with_keeper"])
 def test_scenarios_that_play_like_grf_stay_within_the_tolerance(scenario):

@@ -101,15 +101,20 @@ def test_a_receiver_with_a_shot_queued_sometimes_controls_the_pass_first(scenari
         obs = press_kick(env, 11)
         assert obs["active"] == 2
         obs, *_ = env.step(12)  # the shot, queued until the ball reaches him
+        speed = np.inf
         for _ in range(40):
             obs, _, terminated, truncated, _ = env.step(0)
             if obs["ball_owned_team"] == 0 and obs["ball_owned_player"] == 2:
                 controlled += 1
                 break
-            speed = np.linalg.norm(np.array(obs["ball_direction"][:2]) * GRF_METRES) * 10
+            was, speed = speed, np.linalg.norm(np.array(obs["ball_direction"][:2]) * GRF_METRES) * 10
             near = np.linalg.norm((np.array(obs["ball"][:2]) - obs["left_team"][2]) * GRF_METRES)
-            if obs["ball"][0] > obs["left_team"][2][0] + 0.01 and speed > 20 and near < 3:
-                first_time += 1  # struck on towards goal without being reported
+            # Struck on towards goal without being reported: the ball goes on past him faster
+            # than it came (a pass that runs by only slows). How fast depends on how he meets
+            # it: the AI's shape may have him running back at the passer when the agent takes
+            # him over (GRF's support position holds him behind the ball's line here).
+            if obs["ball"][0] > obs["left_team"][2][0] + 0.01 and speed > was + 2.0 and near < 3:
+                first_time += 1
                 break
             if terminated or truncated:
                 break  # the pass ran past him
