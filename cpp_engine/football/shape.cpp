@@ -1,12 +1,15 @@
-// GRF's team shape for the AI's players off the ball: each holds a spot of GRF's built-in
-// 4-3-3 stretched into a box that follows the ball and the team's hold on it (its
-// adapted formation position), and in possession moves from there to where its support
-// force field settles (near enough the man on the ball to be passed to, away from
-// opponents and team-mates, one player pushing up and one making a run).
+// GRF's team shape for the AI's players off the ball when their team has it: each holds a
+// spot of GRF's built-in 4-3-3 (whatever the scenario lists) stretched into a box that
+// follows the ball and the team's hold on it (its adapted formation position), and moves
+// from there to where its support force field settles: near enough the man on the ball to
+// be passed to, clear of opponents and team-mates, one player pushing up for him and one
+// making a run. ai.cpp uses it while the team's fading possession is at least even.
 // GRF: teamdata.cpp (the spots), teamAIcontroller.cpp (GetAdaptedFormationPosition,
 // attacking runs, forward support), AIfunctions.cpp (AI_GetAdaptedFormationPosition,
-// AI_GetForceFieldMovement), elizacontroller.cpp (GetSupportPosition_ForceField,
-// GetLazyVelocity), team.cpp (the fading possession), strategies/offtheball/*.
+// AI_GetForceFieldMovement), elizacontroller.cpp (GetSupportPosition_ForceField),
+// team.cpp (the fading possession), strategies/offtheball/* (how far each line leaves its
+// spot). Left out: GRF's dynamic roles (spots handed round every 0.4 s), its offside trap,
+// and its per-player ball averages (two running means stand in).
 #include <cmath>
 #include <initializer_list>
 #include <utility>
@@ -160,11 +163,13 @@ void update_team_shape(World& w, const BallRace* race, ShapeContext& ctx) {
     const float target = clampf((seconds[1 - team] + 1.5f) / (seconds[team] + 1.5f), 0.5f, 1.5f);
     for (int i = 0; i < 10; ++i) amount += clampf((amount * 0.995f + target * 0.005f) - amount, -0.005f, 0.005f);
   }
-  // Where the ball will be in 0.2-0.65 s, which the team in possession keeps clear of.
-  const Vec2 ball = ball_pos(w), vel{w.ball.vx, w.ball.vy};
-  const float speed = length(vel);
-  const float ahead[4] = {0.2f, 0.35f, 0.5f, 0.65f};
-  for (int i = 0; i < 4; ++i) ctx.ball_path[i] = speed > 1e-3f ? ball + vel * (rolling_distance(speed, ahead[i]) / speed) : ball;
+  // Where the ball will be in 0.2-0.65 s, which a team firmly in possession keeps clear of.
+  if (std::fmax(w.m.possession_amount[0], w.m.possession_amount[1]) >= 1.06f) {
+    const Vec2 ball = ball_pos(w), vel{w.ball.vx, w.ball.vy};
+    const float speed = length(vel);
+    const float ahead[4] = {0.2f, 0.35f, 0.5f, 0.65f};
+    for (int i = 0; i < 4; ++i) ctx.ball_path[i] = speed > 1e-3f ? ball + vel * (rolling_distance(speed, ahead[i]) / speed) : ball;
+  }
   // The ball's path: GRF averages it over the last 1-4 s (shorter for players near the
   // action); the slow mean stands for 3.5 s, the fast one for 1 s.
   w.m.ball_avg_slow_x += (w.ball.x - w.m.ball_avg_slow_x) * (0.1f / 1.75f);
