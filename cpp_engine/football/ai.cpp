@@ -679,12 +679,12 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
           w.p.slide_steps[p] = kSlideSteps;
         }
       } else {
-        // In possession (GRF's fading hold on the ball at least even), GRF's team shape
-        // (shape.cpp): its adapted formation spot and the support position round it. Out
-        // of it, ours: the start spot shifted with the ball. (GRF's own shape there, and
-        // GRF's pace off the ball, were tried: docs/football_fidelity.md, stop 34.)
+        // A team on the ball, or leaning on it (GRF's fading hold at least even), takes
+        // GRF's team shape (shape.cpp): its adapted formation spot and the support position
+        // round it. Otherwise ours: the start spot shifted with the ball. (GRF's shape there,
+        // and GRF's pace off the ball, were tried: docs/football_fidelity.md, stop 34.)
         Vec2 target;
-        if (w.m.possession_amount[team] >= 1.0f) {
+        if (owner_team == team || w.m.possession_amount[team] >= 1.0f) {
           // Worked out afresh every kShapeRefreshSteps (speed: it is a fifth of a full
           // game's step time when done every step).
           if (w.p.shape_step[p] < 0 || w.m.steps - w.p.shape_step[p] >= kShapeRefreshSteps) {

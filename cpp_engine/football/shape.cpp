@@ -3,7 +3,8 @@
 // follows the ball and the team's hold on it (its adapted formation position), and moves
 // from there to where its support force field settles: near enough the man on the ball to
 // be passed to, clear of opponents and team-mates, one player pushing up for him and one
-// making a run. ai.cpp uses it while the team's fading possession is at least even.
+// making a run. ai.cpp uses it while the team has the ball or its fading possession is
+// at least even.
 // GRF: teamdata.cpp (the spots), teamAIcontroller.cpp (GetAdaptedFormationPosition,
 // attacking runs, forward support), AIfunctions.cpp (AI_GetAdaptedFormationPosition,
 // AI_GetForceFieldMovement), elizacontroller.cpp (GetSupportPosition_ForceField),
