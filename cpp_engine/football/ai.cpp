@@ -32,12 +32,12 @@ void stand_still(World& w, int p) {
   w.p.sprinting[p] = false;
 }
 
-int nearest_team_mate(const World& w, int p, Vec2 to, float within) {
+int nearest_team_mate(const World& w, int p, Vec2 to, float within, bool ai_only) {
   const int team = team_of(p);
   int who = -1;
   for (int s = 0; s < w.team_size[team]; ++s) {
     const int q = first_of(team) + s;
-    if (q == p || !w.p.present[q]) continue;
+    if (q == p || !w.p.present[q] || (ai_only && !ai_drives(w, q))) continue;
     const float d = distance(player_pos(w, q), to);
     if (d < within) within = d, who = q;
   }
@@ -124,7 +124,6 @@ bool waits_for(const World& w, int p, int opponent, const TeamView& tv, float pa
   const Vec2 from = player_pos(w, opponent);
   return dot(player_pos(w, p) - from, tv.own_goal - from) > 0.0f;
 }
-
 
 // The distance from which a defender goes for an opponent on the ball: longer for
 // defensive roles and harder AI, shorter when winded (GRF: 10-20 m scaled by 0.3 + 0.7
@@ -513,9 +512,9 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
     keeper_rush[ag.team] |= ag.keeper_rush;
     team_pressure[ag.team] |= ag.team_pressure;
   }
-  // Worked out once, at the first need: a kick later in the loop leaves it as it was.
-  const BallRace* race = nullptr;
-  if (owner_team < 0 && !stopped) race = &ball_race(w, races);
+  // A loose ball's race, worked out once before anyone moves: a kick later in the loop
+  // leaves it as it was.
+  const BallRace* race = owner_team < 0 && !stopped ? &ball_race(w, races) : nullptr;
   ShapeContext shape;
   update_team_shape(w, race, shape);
   for (int team = 0; team < 2; ++team) {
@@ -547,8 +546,7 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
     // scores with both sides contesting loose balls, and with the rule between AIs too,
     // AI 1.0 scored 1.5 a game against easy where GRF's scores 2.3 (docs/football_fidelity.md).
     int loose_ball_winner = -1;
-    if (owner_team < 0 && !stopped && chaser >= 0) {
-      if (!race) race = &ball_race(w, races);
+    if (race && chaser >= 0) {
       const int winner = race->team_fastest[1 - team];
       if (race->team_best[1 - team] < race->team_best[team] && winner >= 0 && !ai_drives(w, winner))
         loose_ball_winner = winner;
@@ -625,9 +623,7 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
       } else if (w.ball.pass_receiver == p && w.p.role[p] != kRoleGK) {
         move_towards(w, p, intercept_point(w, p), false);  // meet the pass
       } else if (w.p.role[p] == kRoleGK) {
-        const bool loose = owner_team < 0 && !stopped;
-        if (loose && !race) race = &ball_race(w, races);
-        decide_keeper(w, p, tv, keeper_rush[team], loose ? race : nullptr);
+        decide_keeper(w, p, tv, keeper_rush[team], race);
       } else if (p == pressure_player) {
         move_towards(w, p, intercept_point(w, p), true);
       } else if (p == chaser || p == second) {

@@ -20,8 +20,9 @@ TeamView team_view(const ScenarioConfig& sc, int team);
 void move_towards(World& w, int p, Vec2 target, bool sprint);
 // No run wanted this step: he stops where he is.
 void stand_still(World& w, int p);
-// p's team-mate on the pitch nearest `to`, lazy or not, if nearer than `within`; -1 if none.
-int nearest_team_mate(const World& w, int p, Vec2 to, float within = 1e30f);
+// p's team-mate on the pitch nearest `to`, lazy or not (with ai_only, one the AI drives), if
+// nearer than `within`; -1 if none.
+int nearest_team_mate(const World& w, int p, Vec2 to, float within = 1e30f, bool ai_only = false);
 
 // GRF's pass choice on the ball (GetOnTheBallCommands): the team-mate p's team should play
 // the ball to, or -1 when no one beats p by GRF's margins; `one_touch_penalty` is GRF's

@@ -73,16 +73,18 @@ constexpr float kOffenseSideFocus = 0.176f, kDefenseSideFocus = 0.332f;
 constexpr float kOffenseMicroFocus = 0.826f, kDefenseMicroFocus = 0.938f;
 constexpr float kDepth = 0.45f, kWidth = 0.95f;  // GRF's TeamAIController depth and width
 
-int nearest_of_team(const World& w, int team, Vec2 to, int except, bool ai_only) {
-  int who = -1;
-  float best = 1e30f;
+// The K players of `team` nearest `to` (`except` left out), nearest first, and their
+// squared distances; -1 past the last one on the pitch.
+template <int K>
+void nearest_players(const World& w, int team, Vec2 to, int except, int (&who)[K], float (&dist_sq)[K]) {
+  for (int k = 0; k < K; ++k) who[k] = -1, dist_sq[k] = 1e30f;
   for (int s = 0; s < w.team_size[team]; ++s) {
-    const int q = first_of(team) + s;
-    if (q == except || !w.p.present[q] || (ai_only && !ai_drives(w, q))) continue;
-    const float d = distance_sq(player_pos(w, q), to);
-    if (d < best) best = d, who = q;
+    int q = first_of(team) + s;
+    if (q == except || !w.p.present[q]) continue;
+    float d = distance_sq(player_pos(w, q), to);
+    for (int k = 0; k < K; ++k)
+      if (d < dist_sq[k]) std::swap(d, dist_sq[k]), std::swap(q, who[k]);
   }
-  return who;
 }
 
 // The team's player who has the ball or would get to it first (GRF's designated team
@@ -96,9 +98,11 @@ int team_ball_player(const World& w, int team, const BallRace* race, float* seco
     *seconds = race->team_best[team];
     return race->team_fastest[team];
   }
-  const int p = nearest_of_team(w, team, ball_pos(w), -1, false);
-  *seconds = p >= 0 ? distance(player_pos(w, p), ball_pos(w)) / kSprintSpeed : 1e30f;
-  return p;
+  int near1[1];
+  float d_sq[1];
+  nearest_players(w, team, ball_pos(w), -1, near1, d_sq);
+  *seconds = near1[0] >= 0 ? std::sqrt(d_sq[0]) / kSprintSpeed : 1e30f;
+  return near1[0];
 }
 
 }  // namespace
@@ -189,26 +193,21 @@ void update_team_shape(World& w, const BallRace* race, ShapeContext& ctx) {
     if (w.m.attack_run_steps[team] > 0) --w.m.attack_run_steps[team];
     // Every 1.5 s the player nearest a spot just ahead of the man on the ball becomes the
     // one who pushes up for him.
-    if (w.m.steps % 15 == 0) w.m.forward_support[team] = nearest_of_team(w, team, at + Vec2{1.5f * sign, 0.0f}, main_man, false);
+    if (w.m.steps % 15 == 0) w.m.forward_support[team] = nearest_team_mate(w, main_man, at + Vec2{1.5f * sign, 0.0f});
     // Every 0.5 s, with no run on and the team nearer the ball, the AI player nearest a
     // spot 26 m ahead of him runs at the goal line for 4 s, if he is near enough to be
     // found and few opponents stand round the spot 10 m behind him (GRF's runConditions).
     if (w.m.steps % 5 != 0 || w.m.attack_run_steps[team] > 0 || best_team != team || stopped) continue;
-    const int runner = nearest_of_team(w, team, at + Vec2{26.0f * sign, 0.0f}, main_man, true);
+    const int runner = nearest_team_mate(w, main_man, at + Vec2{26.0f * sign, 0.0f}, 1e30f, true);
     if (runner < 0) continue;
     const Vec2 from = player_pos(w, runner);
     float rating = std::sqrt(1.0f - ramp(distance(from, at), 0.0f, 40.0f));
     const Vec2 look{from.x - 10.0f * sign, from.y * 0.8f};
-    float d4[4] = {1e30f, 1e30f, 1e30f, 1e30f};
-    for (int s = 0; s < w.team_size[1 - team]; ++s) {
-      const int q = first_of(1 - team) + s;
-      if (!w.p.present[q]) continue;
-      float d = distance(player_pos(w, q), look);
-      for (int k = 0; k < 4; ++k)
-        if (d < d4[k]) std::swap(d, d4[k]);
-    }
-    for (const float d : d4)
-      if (d < 1e29f) rating -= std::sqrt(s_curve(1.0f - ramp(d, 0.0f, 15.0f))) * 0.3f;
+    int near4[4];
+    float d4_sq[4];
+    nearest_players(w, 1 - team, look, -1, near4, d4_sq);
+    for (int k = 0; k < 4; ++k)
+      if (near4[k] >= 0) rating -= std::sqrt(s_curve(1.0f - ramp(std::sqrt(d4_sq[k]), 0.0f, 15.0f))) * 0.3f;
     if (rating >= 0.5f) w.m.attack_runner[team] = runner, w.m.attack_run_steps[team] = 40;
   }
 }
@@ -350,16 +349,9 @@ Vec2 support_force_field_position(const World& w, int p, const TeamView& tv, con
   // Clear of the three opponents nearest him (GRF picks them round cur + 0.3 x the man on
   // the ball), just behind each as the ball sees them, to open the passing lane.
   const int opp = 1 - tv.team;
-  const Vec2 pick = cur + main_at * 0.3f;
-  int near3[3] = {-1, -1, -1};
-  float near_d[3] = {1e30f, 1e30f, 1e30f};
-  for (int s = 0; s < w.team_size[opp]; ++s) {
-    int q = first_of(opp) + s;
-    if (!w.p.present[q]) continue;
-    float d = distance_sq(player_pos(w, q), pick);
-    for (int k = 0; k < 3; ++k)
-      if (d < near_d[k]) std::swap(d, near_d[k]), std::swap(q, near3[k]);
-  }
+  int near3[3];
+  float near3_sq[3];
+  nearest_players(w, opp, cur + main_at * 0.3f, -1, near3, near3_sq);
   const float repel = opponent_repel_weight(w.p.role[p]) * (run ? 0.5f : 1.0f);
   for (const int q : near3) {
     if (q < 0) continue;
@@ -370,15 +362,9 @@ Vec2 support_force_field_position(const World& w, int p, const TeamView& tv, con
   }
   // Clear of team-mates (his five nearest) and of the ball's path once the hold is firm.
   if (fp >= 1.02f) {
-    int near5[5] = {-1, -1, -1, -1, -1};
-    float d5[5] = {1e30f, 1e30f, 1e30f, 1e30f, 1e30f};
-    for (int s = 0; s < w.team_size[tv.team]; ++s) {
-      int q = first_of(tv.team) + s;
-      if (q == p || !w.p.present[q]) continue;
-      float d = distance_sq(player_pos(w, q), cur);
-      for (int k = 0; k < 5; ++k)
-        if (d < d5[k]) std::swap(d, d5[k]), std::swap(q, near5[k]);
-    }
+    int near5[5];
+    float near5_sq[5];
+    nearest_players(w, tv.team, cur, p, near5, near5_sq);
     for (const int q : near5)
       if (q >= 0) field.add(player_pos(w, q) + player_vel(w, q) * 0.1f, 0.4f, true, 10.5f);
   }
