@@ -165,6 +165,16 @@ def press_kick(env, action, extra=0):
     return obs
 
 
+def take_opening_ball(env, team=0, player=None, max_steps=4):
+    """Stands still from reset until GRF would report the opening ball's first owner (the
+    later the farther he starts from it); returns that obs."""
+    for _ in range(max_steps):
+        obs, *_ = env.step(0)
+        if obs["ball_owned_team"] == team and (player is None or obs["ball_owned_player"] == player):
+            return obs
+    raise AssertionError(f"team {team} was not reported on the opening ball within {max_steps} steps")
+
+
 def step_until_done(env, actions):
     """Steps through actions until the episode ends; returns [(obs, reward, term, trunc, info)]."""
     out = []

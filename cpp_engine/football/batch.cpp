@@ -161,11 +161,12 @@ void FootballDomain::check_world(const World& w, const Config& cfg) {
     if (ag.checkpoints_collected < 0 || ag.checkpoints_collected > kNumCheckpoints) fail("checkpoints");
   }
   if (!player_ok(w.ball.owner) || !player_ok(w.ball.last_touch) || !player_ok(w.ball.pass_receiver) ||
-      w.ball.first_touch_steps < 0 || w.ball.first_touch_steps > kFirstTouchSteps)
+      w.ball.first_touch_steps < 0 || w.ball.first_touch_steps > kMaxOpeningTouchSteps)
     fail("ball");
   if (w.m.game_mode < 0 || w.m.game_mode >= kNumGameModes) fail("game mode");
   if (w.m.restart_team < -1 || w.m.restart_team > 1 || !player_ok(w.m.taker)) fail("set piece");
   if (w.m.last_owned_team < -1 || w.m.last_owned_team > 1) fail("possession");
+  if (w.m.opening_touch_step < 1 || w.m.opening_touch_step > kMaxOpeningTouchSteps) fail("opening touch");
   for (int p = 0; p < kMaxPlayers; ++p) {
     if (w.p.controlled_by[p] < -1 || w.p.controlled_by[p] >= w.num_agents) fail("player control");
     if (w.p.role[p] < 0 || w.p.role[p] >= kNumRoles) fail("role");

@@ -88,15 +88,16 @@ void give_ball(World& w, int player) {
   // A kick pressed in the very step he reaches the ball comes after his first touch (GRF,
   // measured: pressed as he gets there, he is reported on the ball first).
   const int agent = w.p.controlled_by[player];
-  const bool at_start = w.m.steps == 0 && w.ball.last_touch < 0;
+  const bool opening = w.ball.last_touch < 0 && w.m.game_mode == kModeNormal;
   w.ball.first_touch_is_kick = w.m.game_mode == kModeNormal && kick_pending_for(w, player) &&
                                w.agents[agent].pending_steps < kKickBufferSteps - 1;
   // A field player meeting a moving ball with a kick queued still brings it under control
   // first some of the time; the queued kick then follows his normal wind-up.
-  if (w.ball.first_touch_is_kick && !at_start && w.p.role[player] != kRoleGK &&
+  if (w.ball.first_touch_is_kick && !opening && w.p.role[player] != kRoleGK &&
       roll_chance(w, kControlBeforeQueuedKick))
     w.ball.first_touch_is_kick = false;
-  w.ball.first_touch_steps = w.m.game_mode == kModeNormal && at_start ? kFirstTouchSteps : 0;
+  w.ball.first_touch_steps =
+      opening ? static_cast<int8_t>(std::max(0, w.m.opening_touch_step - w.m.steps)) : int8_t{0};
   w.ball.owner = player;
   w.ball.last_touch = player;
   w.ball.pass_receiver = -1;

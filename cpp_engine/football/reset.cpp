@@ -51,6 +51,22 @@ void set_profile(World& w, int p, int slot) {
   w.p.kick_error[p] = 1.0f / (1.0f + 0.7f * mine.kicking) * kMaxTeamPlayers / error_sum;
 }
 
+// GRF's players start at rest, and whoever is nearest the ball walks to it; GRF first
+// reports him on it only after his first touch, the later the farther he starts (traced,
+// 150 episodes of the random player each: a mean first report at step 2.4 from 0.6 m
+// (empty_goal_close), 2.7 from 0.7 m (3_vs_1), 3.1 from 0.8 m (counterattack), 3.9 from
+// 1.0 m (run_to_score), 5.3 from 2.0 m (pass_and_shoot); steps spread over three or four
+// values). A kick pressed before then is his first touch, so he is never reported
+// (control.cpp): a third of run_to_score's episodes, an eighth of counterattack's.
+static int opening_touch_step(World& w) {
+  float d = 1e30f;
+  for (int p = 0; p < kMaxPlayers; ++p)
+    if (w.p.present[p]) d = std::fmin(d, distance(player_pos(w, p), ball_pos(w)));
+  float mean = d <= 1.04f ? 2.4f + 3.6f * (d - 0.61f) : 3.95f + 1.4f * (d - 1.04f);
+  if (!w.m.deterministic) mean += rng_range(w.rng, -1.0f, 1.0f);
+  return static_cast<int>(clampf(std::round(mean), 1.0f, static_cast<float>(kMaxOpeningTouchSteps)));
+}
+
 Vec2 scenario_to_world(float x, float y, int team, bool player) {
   Vec2 v = player ? Vec2{x * kHalfLength, y * kPlayerStartY * kHalfWidth}
                   : Vec2{x * kBallStartX * kHalfLength, y * kBallStartY * kHalfWidth};
@@ -109,6 +125,7 @@ void reset_world(World& w, const EnvConfig& cfg, uint64_t seed, int episode) {
   w.m.game_mode = w.m.prev_game_mode = kModeNormal;
   w.m.restart_team = w.m.taker = w.m.last_owned_team = -1;
   init_formation_spots(w);
+  w.m.opening_touch_step = opening_touch_step(w);
 
   // As in GRF, nobody owns the ball at reset: whoever reaches it first under the
   // ball-control rules (physics.cpp) takes it, and that first ownership is not a

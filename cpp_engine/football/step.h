@@ -89,11 +89,9 @@ inline const ScenarioConfig& scenario_of(const EnvConfig& cfg, const World& w) {
 // buffer), so a press on the way to the ball is played as the first touch: 2 s, and the
 // steps its animation takes to reach the ball (control.cpp).
 constexpr int kKickBufferSteps = 24;
-// Ball::first_touch_steps: GRF, measured (the first 40 random action streams of
-// academy_counterattack_hard, 3_vs_1 and run_to_score_with_keeper), a player starting at
-// the ball is first reported 1-3 steps in, and a kick pressed on the second step is his
-// first touch while one pressed on the third comes after it.
-constexpr int kFirstTouchSteps = 2;
+// Ball::first_touch_steps: the steps until GRF first reports the player who took the
+// opening ball (Match::opening_touch_step, reset.cpp), at most this many.
+constexpr int kMaxOpeningTouchSteps = 7;
 void give_ball(World& w, int player);
 // True with probability `chance`; in deterministic mode, whenever chance >= 0.5.
 bool roll_chance(World& w, float chance);

@@ -98,6 +98,7 @@ struct Match {
   int taker;             // player taking the set piece, -1 if none
   int last_owned_team;   // last team that owned the ball (-1 before anyone did)
   int prev_game_mode;
+  int opening_touch_step;  // the step GRF first reports the player who takes the opening ball (reset.cpp)
   // GRF's team shape state (shape.cpp), per team: its fading hold on the ball (0.5 ..
   // 1.5), the player on an attacking run and the steps it has left, the forward support
   // player; and the ball's recent path and which way possession leaned (for both teams).

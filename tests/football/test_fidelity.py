@@ -36,7 +36,8 @@ def test_measurement_is_reproducible_and_complete():
 
 
 @pytest.mark.parametrize("scenario", ["academy_3_vs_1_with_keeper", "academy_corner", "academy_empty_goal",
-                                      "academy_run_to_score",
+                                      "academy_empty_goal_close", "academy_run_to_score",
+                                      "academy_run_to_score_with_keeper",
                                       "academy_pass_and_shoot_with_keeper",
                                       "academy_run_pass_and_shoot_with_keeper"])
 def test_scenarios_that_play_like_grf_stay_within_the_tolerance(scenario):
@@ -52,14 +53,15 @@ def test_scenarios_that_play_like_grf_stay_within_the_tolerance(scenario):
         [(ours, fidelity.grf_figures()[scenario])])
 
 
-@pytest.mark.parametrize("scenario", ["academy_counterattack_easy", "academy_counterattack_hard"])
-def test_counterattacks_stay_near_grf(scenario):
-    # Both counterattacks sit on the tolerance's edge in one share: the random player's
-    # team loses the ball in 66-70% of episodes against GRF's 83% (its balls go out more:
-    # docs/football_fidelity.md), so which of the two is within 15 points moves with any
-    # change to play (at stop 28: easy 67.5%, hard 69%; with GRF's player profiles, easy 69%,
-    # hard 66%). Guarded here as they stand: length within the tolerance, every share within
-    # 20 points.
+@pytest.mark.parametrize("scenario", ["academy_counterattack_easy", "academy_counterattack_hard",
+                                      "academy_single_goal_versus_lazy"])
+def test_edge_scenarios_stay_near_grf(scenario):
+    # These sit on the tolerance's edge in one share, so which of them is within 15 points
+    # moves with the seeds and with any change to play. The counterattacks: the random
+    # player's team loses the ball in 66-74% of episodes against GRF's 83% (its balls go
+    # out more: docs/football_fidelity.md). single_goal_versus_lazy: 73-76% against GRF's 60%
+    # (GRF's keeper gathers fewer of the slow balls near his goal). Guarded here as they
+    # stand: length within the tolerance, every share within 20 points.
     ours, grf = fidelity.measure(scenario, episodes=1000), fidelity.grf_figures()[scenario]
     assert fidelity.within_tolerance(ours, grf, share_tolerance=20.0), fidelity.format_table([(ours, grf)])
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import trackfield
-from conftest import GAME_MODE, FAR_LAZY_KEEPER, GRF_METRES, MAX_KICK_WINDUP, press_kick, ACADEMY_FLAGS, NO_END_FLAGS
+from conftest import GAME_MODE, FAR_LAZY_KEEPER, GRF_METRES, MAX_KICK_WINDUP, press_kick, take_opening_ball, ACADEMY_FLAGS, NO_END_FLAGS
 
 
 # ----------------------------------------------------------------------------------- passing
@@ -95,9 +95,7 @@ def test_a_receiver_with_a_shot_queued_sometimes_controls_the_pass_first(scenari
     controlled = first_time = 0
     for seed in range(80 if not deterministic else 5):
         env.reset(seed=seed)
-        env.step(0)
-        obs, *_ = env.step(0)
-        assert obs["ball_owned_player"] == 1
+        take_opening_ball(env, player=1)
         obs = press_kick(env, 11)
         assert obs["active"] == 2
         obs, *_ = env.step(12)  # the shot, queued until the ball reaches him

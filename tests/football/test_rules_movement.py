@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import trackfield
-from conftest import DIRECTIONS, SPRINT_FLAG, DRIBBLE_FLAG, GAME_MODE, FAR_LAZY_KEEPER, NO_END_FLAGS
+from conftest import DIRECTIONS, SPRINT_FLAG, DRIBBLE_FLAG, GAME_MODE, FAR_LAZY_KEEPER, NO_END_FLAGS, take_opening_ball
 
 
 # ---------------------------------------------------------------------------- sticky actions
@@ -193,9 +193,7 @@ def test_lazy_defender_never_wins_the_ball(scenario_file):
     env = trackfield.make(_carrier_next_to_defender(scenario_file, True), representation="raw")
     for seed in range(8):
         env.reset(seed=seed)
-        env.step(0)  # his first touch: GRF reports him on the ball after it
-        obs, *_ = env.step(0)
-        assert obs["ball_owned_team"] == 0
+        obs = take_opening_ball(env)  # GRF reports him on the ball after his first touch
         defender = obs["right_team"][1].copy()
         for _ in range(40):
             obs, *_ = env.step(0)
