@@ -293,7 +293,9 @@ void apply_agent_actions(World& w, const int32_t* actions, BallRaceCache& races)
     if (agent.pending_kick && w.ball.owner == p && !frozen) {
       if (agent.kick_windup == 0) {
         const int pressed_ago = kKickBufferSteps - agent.pending_steps;
-        if (w.ball.first_touch_steps > 1) w.ball.first_touch_is_kick = true;  // pressed before his first touch
+        // Pressed before his opening touch, which comes a step before GRF reports him
+        // (Ball::first_touch_steps counts down to that report): the kick is the touch.
+        if (w.ball.first_touch_steps > 1) w.ball.first_touch_is_kick = true;
         agent.kick_windup = static_cast<int8_t>(
             w.ball.first_touch_is_kick ? std::max(1, kFirstTouchKickSteps - pressed_ago) : kick_windup_steps(w, agent));
       }
