@@ -10,6 +10,7 @@
     $GRF_VENV/bin/python tools/football_probes.py grf kick_buffer
     $GRF_VENV/bin/python tools/football_probes.py grf first_touch
     $GRF_VENV/bin/python tools/football_probes.py grf duel
+    $GRF_VENV/bin/python tools/football_probes.py grf turn
 
 Each probe writes small GRF-format scenario files. GRF only loads scenarios by module name
 from its own package, so they go into ``gfootball/scenarios/`` of the interpreter that runs
@@ -45,6 +46,9 @@ scripted: the demo's scripted policy (`trackfield.demo.scripted_action`, restate
   that GRF's interpreter needs no trackfield: run at the ball; with it, run at goal and shoot
   from inside 0.72, |y| < 0.2) on five academy scenarios, simple115v2, 20 engine seeds;
   printed: episodes scored.
+turn: the selected player sprints right for 2 s, then is sent back left, or up; without
+  the ball and with it; printed: his velocity (m/s) per step, the mean of three engine
+  seeds. GRF sheds unwanted speed at 20-30 m/s^2 and gains it at about 6.
 """
 import os
 import sys
@@ -337,8 +341,31 @@ def probe_duel(engine):
               f"ended at x {np.median(where):.2f} (median), {near_back} of {len(where)} short of x 0.8", flush=True)
 
 
+def probe_turn(engine):
+    # How fast a sprinting player stops and turns, without the ball and with it: he sprints
+    # right for 2 s, then is sent back left, or up (a right-angle turn). Prints the active
+    # player's velocity per step (the mean of three seeds), from the step the turn is pressed.
+    folder, in_package = scenario_folder()
+    name = "tfprobe_turn"
+    write_scenario(folder, name, duration=200, end_on_possession="False", ball_x=0.5, ball_y=-0.38, carrier_x=-0.3)
+    write_scenario(folder, name + "_ball", duration=200, end_on_possession="False", ball_x=-0.28, ball_y=0.0, carrier_x=-0.3)
+    for turn, action, ball in (("back", 1, ""), ("up", 3, ""), ("back", 1, "_ball"), ("up", 3, "_ball")):
+        reset, step = make_env(engine, folder, in_package, name + ball)
+        runs = []
+        for seed in range(3):
+            reset(seed)
+            vel = []
+            for action_now in [5, 13] + [5] * 20 + [action] * 20:
+                obs, done = step(action_now)
+                vel.append(np.asarray(obs["left_team_direction"][int(obs["active"])][:2]) * 10 * METRES_PER_UNIT)
+            runs.append(np.array(vel))
+        mean = np.mean(runs, axis=0)
+        print(f"{engine} turn {turn}{' with the ball' if ball else ''}: velocity (m/s, x y) from the step the turn is pressed: " +
+              " ".join(f"{v[0]:+.1f},{v[1]:+.1f}" for v in mean[22:36]), flush=True)
+
+
 if __name__ == "__main__":
     engine, probe = sys.argv[1], sys.argv[2]
     {"passes": probe_passes, "loose_ball": probe_loose_ball, "keeper_claim": probe_keeper_claim,
      "shots": probe_shots, "scripted": probe_scripted, "kick_buffer": probe_kick_buffer,
-     "first_touch": probe_first_touch, "duel": probe_duel}[probe](engine)
+     "first_touch": probe_first_touch, "duel": probe_duel, "turn": probe_turn}[probe](engine)
