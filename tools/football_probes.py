@@ -345,10 +345,16 @@ def probe_turn(engine):
     # How fast a sprinting player stops and turns, without the ball and with it: he sprints
     # right for 2 s, then is sent back left, or up (a right-angle turn). Prints the active
     # player's velocity per step (the mean of three seeds), from the step the turn is pressed.
+    # TURN_DIFFICULTY sets the left team's difficulty (GRF scales every player's stats by
+    # 0.3 + 0.7 x difficulty, whoever controls him).
+    difficulty = float(os.environ.get("TURN_DIFFICULTY", "1.0"))
     folder, in_package = scenario_folder()
     name = "tfprobe_turn"
-    write_scenario(folder, name, duration=200, end_on_possession="False", ball_x=0.5, ball_y=-0.38, carrier_x=-0.3)
-    write_scenario(folder, name + "_ball", duration=200, end_on_possession="False", ball_x=-0.28, ball_y=0.0, carrier_x=-0.3)
+    for suffix, ball_x, ball_y in (("", 0.5, -0.38), ("_ball", -0.28, 0.0)):
+        write_scenario(folder, name + suffix, duration=200, end_on_possession="False", ball_x=ball_x, ball_y=ball_y,
+                       carrier_x=-0.3)
+        with open(os.path.join(folder, name + suffix + ".py"), "a") as f:
+            f.write(f"  builder.config().left_team_difficulty = {difficulty}\n")
     for turn, action, ball in (("back", 1, ""), ("up", 3, ""), ("back", 1, "_ball"), ("up", 3, "_ball")):
         reset, step = make_env(engine, folder, in_package, name + ball)
         runs = []

@@ -12,10 +12,14 @@ between its last touch and the other team's first (a pass or shot cut out); duel
 no fast ball between (a tackle, a poke, a loose dribble won); kick_kept: a fast ball its own
 team got back (passes that arrived); press: over the steps the team has the ball (or
 dribbles it) at low speed, the share with the nearest opponent within 1.5, 3 and 6 m of the
-ball; lost_x_q: quartiles of where the ball was lost (x towards the loser's attack, units).
+ball; lost_x_q: quartiles of where the ball was lost (x towards the loser's attack, units);
+owned: steps the team was reported on the ball; carrier_speed_q: quartiles of the reported
+carrier's speed in normal play (m/s); third_spells: the team's spells on the ball
+(between changes of owner, a set piece ending one) that reached x 0.4 towards its attack.
 """
 import sys, json, time
 import numpy as np
+THIRD_X = 0.4  # units towards the attacked goal: the final third's edge, about 31 m from goal
 engine, scenario, games = sys.argv[1], sys.argv[2], int(sys.argv[3])
 seed0 = int(sys.argv[4]) if len(sys.argv) > 4 else 0
 if engine == "grf":
@@ -36,7 +40,10 @@ else:
 for g in range(games):
     t0 = time.time(); reset(seed0 + g)
     last_team = -1; fast = False; maxs = 0.0
-    c = dict(kick_lost=[0, 0], duel_lost=[0, 0], kick_kept=[0, 0], lost_x=[], score=None)
+    c = dict(kick_lost=[0, 0], duel_lost=[0, 0], kick_kept=[0, 0], owned=[0, 0], third_spells=[0, 0], lost_x=[], score=None)
+    spell_in_third = False
+    carrier_speed = [[], []]
+    carrier_speed = [[], []]
     press = np.zeros((2, 4))  # per owning team: steps owned (or dribbled), nearest opponent <1.5, <3, <6 m
     while True:
         o, done = step()
@@ -53,6 +60,15 @@ for g in range(games):
         elif owner < 0:
             fast |= speed > 0.02
         else:
+            c["owned"][owner] += 1
+            if o["game_mode"] == 0:
+                moves = np.asarray(o["left_team_direction" if owner == 0 else "right_team_direction"])
+                carrier_speed[owner].append(float(np.hypot(*moves[int(o["ball_owned_player"])][:2])) * 10 * 54.4)
+            if owner != last_team:
+                spell_in_third = False
+            if not spell_in_third and float(o["ball"][0]) * (1 if owner == 0 else -1) > THIRD_X:
+                c["third_spells"][owner] += 1
+                spell_in_third = True
             if last_team >= 0 and owner != last_team:
                 c["kick_lost" if fast else "duel_lost"][last_team] += 1
                 c["lost_x"].append(round(float(o["ball"][0]) * (1 if last_team == 0 else -1), 2))
@@ -62,6 +78,7 @@ for g in range(games):
         if done: break
     c["press"] = [(press[t, 1:] / max(press[t, 0], 1)).round(3).tolist() for t in range(2)]
     c["score"] = [int(s) for s in o["score"]]; c["sec"] = round(time.time() - t0, 1)
+    c["carrier_speed_q"] = [np.percentile(v, [25, 50, 75]).round(1).tolist() if v else [] for v in carrier_speed]
     lost = c.pop("lost_x")
     c["lost_x_q"] = np.percentile(lost, [25, 50, 75]).round(2).tolist() if lost else []
     print(json.dumps(c), flush=True)
