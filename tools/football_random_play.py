@@ -33,6 +33,9 @@ contacts: right field players' first contacts (within 1 m along the step) with a
 mates: where the left carrier's field team-mates are while he is reported on the ball (dx
   upfield and |dy| from him, m), and the most advanced left field player's x (GRF units)
   at steps 0, 20 and 40.
+strikes: the left team's strikes (the ball leaving its carrier faster than 5 m/s) and what
+  next happens to each: which team's keeper or field player is reported on it, or the
+  stoppage (stopN); also for the fast ones backwards (over 12 m/s towards the left goal).
 holds: the right team's longest spell on the ball in each episode: how many episodes hold it
   over 50, 100 and 200 steps, and the ball's median x in the spells over 100 (GRF's AI
   carrier waits about 28 m out in run_to_score_with_keeper).
@@ -341,10 +344,40 @@ def report_mates(engine, scenario, n):
           + ", ".join(f"{t}: {np.median(v):+.2f}" for t, v in advanced.items()))
 
 
+def report_strikes(engine, scenario, n):
+    """Where the left team's strikes end: who is next reported on the ball, or the stoppage."""
+    fates = {"all": Counter(), "backwards": Counter()}
+    count = 0
+    for obs, total, _ in episodes(engine, scenario, n):
+        for t in range(1, len(obs)):
+            if obs[t - 1]["ball_owned_team"] != 0 or obs[t]["ball_owned_team"] != -1:
+                continue
+            move = np.asarray(obs[t]["ball_direction"][:2]) * METRES * 10
+            if np.hypot(*move) < 5.0:
+                continue
+            count += 1
+            fate = "ended loose: " + ending(obs[-1], total)
+            for o in obs[t + 1:]:
+                if o["game_mode"] != 0:
+                    fate = "stop%d" % o["game_mode"]
+                    break
+                if o["ball_owned_team"] != -1:
+                    team = "left" if o["ball_owned_team"] == 0 else "right"
+                    fate = team + (" keeper" if o["ball_owned_player"] == 0 else " field player")
+                    break
+            fates["all"][fate] += 1
+            if move[0] < -12.0 and abs(move[1]) < 1.5 * abs(move[0]):
+                fates["backwards"][fate] += 1
+    print(f"left strikes over 5 m/s: {count / n:.2f} an episode")
+    for kind, c in fates.items():
+        total_kind = max(sum(c.values()), 1)
+        print(f"  {kind} ({sum(c.values())}): " + ", ".join(f"{k} {v / total_kind:.0%}" for k, v in c.most_common()))
+
+
 if __name__ == "__main__":
     engine, what, scenario = sys.argv[1], sys.argv[2], sys.argv[3]
     n = int(sys.argv[4]) if len(sys.argv) > 4 else (10 if what == "idle" else 100)
     {"endings": report_endings, "keeper": report_keeper, "duels": report_duels, "idle": report_idle,
      "kicks": report_kicks, "fatigue": report_fatigue, "holds": report_holds, "saves": report_saves,
      "first": report_first, "receptions": report_receptions, "contacts": report_contacts,
-     "mates": report_mates}[what](engine, scenario, n)
+     "mates": report_mates, "strikes": report_strikes}[what](engine, scenario, n)
