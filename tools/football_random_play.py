@@ -13,7 +13,8 @@ endings: per ending (goal_for, goal_against, possession, stopN for a stoppage in
   keeper) and the ball's median x there.
 keeper: the right keeper's touches: reported on the ball (held) or struck away first time
   or parried (struck: the free ball, within 2.5 m of him before or after, turns upfield by
-  over 6 m/s), in or out of his box, with the median distance of the nearest left player.
+  over 6 m/s), in or out of his box, with the median distance of the nearest left player;
+  for the strikes, the ball's speed before and after and who is next on it.
 duels: the left carrier's steps by how near the nearest right field player is to the ball
   (<1, <1.5, <2.5, <4 m, further), and how many of those steps end with the right team on it.
 idle: the agent stands idle (action 0) every step; how each of N episodes ends, and when.
@@ -103,10 +104,22 @@ def report_endings(engine, scenario, n):
               f"ball x {np.median([r[3] for r in rs]):+.2f}")
 
 
+def _next_fate(obs, t):
+    """Who is next reported on the ball after step t, or the stoppage (stopN)."""
+    for o in obs[t + 1:]:
+        if o["game_mode"] != 0:
+            return "stop%d" % o["game_mode"]
+        if o["ball_owned_team"] != -1:
+            team = "left" if o["ball_owned_team"] == 0 else "right"
+            return team + (" keeper" if o["ball_owned_player"] == 0 else " field player")
+    return "the end"
+
+
 def report_keeper(engine, scenario, n):
     counts, nearest = Counter(), {}
+    ball_in, ball_out, fates = [], [], Counter()
     for obs, _, _ in episodes(engine, scenario, n):
-        for prev, o in zip(obs, obs[1:]):
+        for t, (prev, o) in enumerate(zip(obs, obs[1:]), start=1):
             keeper = np.array(o["right_team"][0])
             in_box = (1.0 - keeper[0]) * METRES[0] < BOX_DEPTH and abs(keeper[1]) * METRES[1] < BOX_HALF_WIDTH
             ball = np.array(prev["ball"][:2])
@@ -123,12 +136,18 @@ def report_keeper(engine, scenario, n):
                            np.linalg.norm((np.array(o["right_team"][0]) - np.array(o["ball"][:2])) * METRES)) < 2.5
                 if near and np.linalg.norm(after - before) > 6.0 and after[0] < 0:
                     kind = "struck"
+                    ball_in.append(np.linalg.norm(before))
+                    ball_out.append(np.linalg.norm(after))
+                    fates[_next_fate(obs, t)] += 1
             if kind:
                 key = f"{kind} {'in' if in_box else 'out of'} his box"
                 counts[key] += 1
                 nearest.setdefault(key, []).append(left)
     for key in sorted(counts):
         print(f"{key}: {counts[key]} (nearest left player {np.median(nearest[key]):.1f} m, median)")
+    if ball_in:
+        print(f"struck: the ball's speed before / after, median {np.median(ball_in):.1f} / {np.median(ball_out):.1f} m/s; "
+              "next: " + ", ".join(f"{k} {v}" for k, v in fates.most_common()))
 
 
 def report_duels(engine, scenario, n):
