@@ -340,7 +340,7 @@ int best_pass_mate(World& w, int p, const TeamView& tv, float one_touch_penalty,
     if (q == p || !w.p.present[q]) continue;
     Vec2 qpos = player_pos(w, q);
     float d = distance(qpos, pos);
-    if (d < 3.0f || d > kAiClearanceReach) continue;
+    if (d < 3.0f || d > (w.p.role[p] == kRoleGK ? kKeeperPassReach : kAiClearanceReach)) continue;
     // With all the space there is he could still not beat the carrier: skip the rest.
     float keeper_factor = w.p.role[q] == kRoleGK ? 0.7f : 1.0f;
     float best_case = keeper_factor * (0.7f + forward_weight * goal_nearness(w, q, tv)) / (0.7f + forward_weight);

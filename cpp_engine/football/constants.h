@@ -103,6 +103,7 @@ constexpr float kStandingShotPower = 0.55f;  // GRF's shot power factors for a s
 constexpr float kShotRunPull = 0.3f;        // rad an agent's shot turns towards a run across it
 constexpr float kShotAwaySpread = 0.4f;     // rad of error for a shot struck against the run
 constexpr float kKeeperClaimChance = 0.8f;  // per step, a keeper at a dribbler's ball in his box
+constexpr float kKeeperFootBallSpeed = 10.0f;  // m/s: a ball this slow a keeper may play first time
 constexpr float kSlideReach = 1.6f;
 constexpr int kKickCooldownSubsteps = 12;  // a kicker cannot re-take the ball at once
 // GRF, traced (tools/football_random_play.py receptions, 100 episodes each): a left field
