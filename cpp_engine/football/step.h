@@ -46,8 +46,8 @@ bool play_first_time(World& w, const ScenarioConfig& sc, int p);
 // `reach` metres along `aim` (choose_pass_receiver).
 constexpr float kAgentPassReach = 6.6f;  // what an agent's one-step press means (GRF: 60 m x power 0.11)
 constexpr float kAiClearanceReach = 30.0f;
-// A keeper's first-time pass may go this far (GRF's leave at about 25 m/s: measured with
-// tools/football_random_play.py keeper, which see).
+// How far a keeper's pass may go, first time or not: GRF's first-time passes leave at
+// about 25 m/s (tools/football_random_play.py keeper).
 constexpr float kKeeperPassReach = 50.0f;
 bool try_pass(World& w, int player, int kind, Vec2 aim, float error_scale, float reach);
 void shoot(World& w, int player, Vec2 aim, float error_scale);
