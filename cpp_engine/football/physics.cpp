@@ -377,11 +377,11 @@ void resolve_ball_control(World& w, const ScenarioConfig& sc) {
     }
     int from_team = w.ball.last_touch >= 0 ? team_of(w.ball.last_touch) : -1;
     bool saved = best_keeper && ball_bound_for_goal(w, team_of(best));
-    give_ball(w, best);
-    for (int p = 0; p < kMaxPlayers; ++p) w.p.offside_mark[p] = false;
     // A keeper may play a ball he can meet with his feet first time whoever touched it
     // last (GRF's, unpressed, passes about half the balls it meets at under 10 m/s).
     const bool keeper_foot_ball = best_keeper && length(Vec2{b.vx, b.vy}) < kKeeperFootBallSpeed;
+    give_ball(w, best);
+    for (int p = 0; p < kMaxPlayers; ++p) w.p.offside_mark[p] = false;
     if ((from_team == 1 - team_of(best) && !saved) || keeper_foot_ball) play_first_time(w, sc, best);
     return;
   }
