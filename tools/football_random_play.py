@@ -104,15 +104,16 @@ def report_endings(engine, scenario, n):
               f"ball x {np.median([r[3] for r in rs]):+.2f}")
 
 
-def _next_fate(obs, t):
-    """Who is next reported on the ball after step t, or the stoppage (stopN)."""
+def _next_fate(obs, t, at_end="the end"):
+    """Who is next reported on the ball after step t, or the stoppage (stopN); at_end if
+    neither comes before the episode ends."""
     for o in obs[t + 1:]:
         if o["game_mode"] != 0:
             return "stop%d" % o["game_mode"]
         if o["ball_owned_team"] != -1:
             team = "left" if o["ball_owned_team"] == 0 else "right"
             return team + (" keeper" if o["ball_owned_player"] == 0 else " field player")
-    return "the end"
+    return at_end
 
 
 def report_keeper(engine, scenario, n):
@@ -375,15 +376,7 @@ def report_strikes(engine, scenario, n):
             if np.hypot(*move) < 5.0:
                 continue
             count += 1
-            fate = "ended loose: " + ending(obs[-1], total)
-            for o in obs[t + 1:]:
-                if o["game_mode"] != 0:
-                    fate = "stop%d" % o["game_mode"]
-                    break
-                if o["ball_owned_team"] != -1:
-                    team = "left" if o["ball_owned_team"] == 0 else "right"
-                    fate = team + (" keeper" if o["ball_owned_player"] == 0 else " field player")
-                    break
+            fate = _next_fate(obs, t, "ended loose: " + ending(obs[-1], total))
             fates["all"][fate] += 1
             if move[0] < -12.0 and abs(move[1]) < 1.5 * abs(move[0]):
                 fates["backwards"][fate] += 1

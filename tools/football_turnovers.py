@@ -43,7 +43,6 @@ for g in range(games):
     c = dict(kick_lost=[0, 0], duel_lost=[0, 0], kick_kept=[0, 0], owned=[0, 0], third_spells=[0, 0], lost_x=[], score=None)
     spell_in_third = False
     carrier_speed = [[], []]
-    carrier_speed = [[], []]
     press = np.zeros((2, 4))  # per owning team: steps owned (or dribbled), nearest opponent <1.5, <3, <6 m
     while True:
         o, done = step()
@@ -61,9 +60,8 @@ for g in range(games):
             fast |= speed > 0.02
         else:
             c["owned"][owner] += 1
-            if o["game_mode"] == 0:
-                moves = np.asarray(o["left_team_direction" if owner == 0 else "right_team_direction"])
-                carrier_speed[owner].append(float(np.hypot(*moves[int(o["ball_owned_player"])][:2])) * 10 * 54.4)
+            moves = np.asarray(o["left_team_direction" if owner == 0 else "right_team_direction"])
+            carrier_speed[owner].append(float(np.hypot(*moves[int(o["ball_owned_player"])][:2])) * 10 * 54.4)
             if owner != last_team:
                 spell_in_third = False
             if not spell_in_third and float(o["ball"][0]) * (1 if owner == 0 else -1) > THIRD_X:
