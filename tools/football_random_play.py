@@ -14,7 +14,8 @@ endings: per ending (goal_for, goal_against, possession, stopN for a stoppage in
 keeper: the right keeper's touches: reported on the ball (held) or struck away first time
   or parried (struck: the free ball, within 2.5 m of him before or after, turns upfield by
   over 6 m/s), in or out of his box, with the median distance of the nearest left player;
-  for the strikes, the ball's speed before and after and who is next on it.
+  for the strikes, the ball's speed before and after and who is next on it; for both, the
+  ball's speed as he meets it and whether its line crosses his goal mouth (bound for goal).
 duels: the left carrier's steps by how near the nearest right field player is to the ball
   (<1, <1.5, <2.5, <4 m, further), and how many of those steps end with the right team on it.
 idle: the agent stands idle (action 0) every step; how each of N episodes ends, and when.
@@ -116,9 +117,24 @@ def _next_fate(obs, t, at_end="the end"):
     return at_end
 
 
+FAST_BALL = 10.0  # m/s
+SPEED_BINS = [0, 3, 6, 10, 14, 20, 99]
+GOAL_HALF_WIDTH_UNITS = 0.06  # a post (0.044) and a ball's reach or two beyond it
+
+
+def _meeting(prev):
+    """The ball's speed (m/s) as the right keeper meets it, and whether its line crosses his goal."""
+    direction, ball = np.array(prev["ball_direction"][:2]), np.array(prev["ball"][:2])
+    speed = float(np.linalg.norm(direction * METRES * 10))
+    bound = direction[0] > 1e-4 and abs(ball[1] + direction[1] * (1.0 - ball[0]) / direction[0]) < GOAL_HALF_WIDTH_UNITS
+    return speed, bool(bound)
+
+
 def report_keeper(engine, scenario, n):
     counts, nearest = Counter(), {}
     ball_in, ball_out, fates = [], [], Counter()
+    met = Counter()  # (kind, fast, bound for goal): every ball he holds or strikes
+    met_speed = {"held": [], "struck": []}
     for obs, _, _ in episodes(engine, scenario, n):
         for t, (prev, o) in enumerate(zip(obs, obs[1:]), start=1):
             keeper = np.array(o["right_team"][0])
@@ -141,11 +157,19 @@ def report_keeper(engine, scenario, n):
                     ball_out.append(np.linalg.norm(after))
                     fates[_next_fate(obs, t)] += 1
             if kind:
+                speed, bound = _meeting(prev)
+                met[kind, speed > FAST_BALL, bound] += 1
+                met_speed[kind].append(speed)
                 key = f"{kind} {'in' if in_box else 'out of'} his box"
                 counts[key] += 1
                 nearest.setdefault(key, []).append(left)
     for key in sorted(counts):
         print(f"{key}: {counts[key]} (nearest left player {np.median(nearest[key]):.1f} m, median)")
+    for kind in ("held", "struck"):
+        print(f"{kind}, by the ball's speed as he meets it (m/s, {SPEED_BINS[1:-1]}): "
+              f"{np.histogram(met_speed[kind], SPEED_BINS)[0].tolist()}; over {FAST_BALL:.0f} m/s and bound for goal "
+              f"{met[kind, True, True]}, over and not bound {met[kind, True, False]}, "
+              f"under and bound {met[kind, False, True]}, under and not bound {met[kind, False, False]}")
     if ball_in:
         print(f"struck: the ball's speed before / after, median {np.median(ball_in):.1f} / {np.median(ball_out):.1f} m/s; "
               "next: " + ", ".join(f"{k} {v}" for k, v in fates.most_common()))
