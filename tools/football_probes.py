@@ -11,6 +11,7 @@
     $GRF_VENV/bin/python tools/football_probes.py grf first_touch
     $GRF_VENV/bin/python tools/football_probes.py grf duel
     $GRF_VENV/bin/python tools/football_probes.py grf turn
+    $GRF_VENV/bin/python tools/football_probes.py grf flight
 
 Each probe writes small GRF-format scenario files. GRF only loads scenarios by module name
 from its own package, so they go into ``gfootball/scenarios/`` of the interpreter that runs
@@ -46,6 +47,11 @@ scripted: the demo's scripted policy (`trackfield.demo.scripted_action`, restate
   that GRF's interpreter needs no trackfield: run at the ball; with it, run at goal and shoot
   from inside 0.72, |y| < 0.2) on five academy scenarios, simple115v2, 20 engine seeds;
   printed: episodes scored.
+flight: as ``passes`` (ahead), a long or high pass to the team-mate 15-80 m upfield; printed
+  per case (running on after the press), the mean of eight engine seeds: where the ball first lands (m from the kick),
+  its speed along the ground over the step before and the step after (m/s), its peak
+  height (m), and how far from the kick it is when first reported owned (or after 40
+  steps). GRF's landing takes 10-50% off the ball's run, more the harder it comes down.
 turn: the selected player sprints right for 2 s, then is sent back left, or up; without
   the ball and with it; printed: his velocity (m/s) per step, the mean of three engine
   seeds. GRF sheds unwanted speed at 20-30 m/s^2 and gains it at about 6.
@@ -137,6 +143,47 @@ def probe_passes(engine):
                             break
                     cells.append(f"{top_speed:4.1f} m/s {top_height:3.1f} m")
                 print(f"{engine} pass {way:5s} {metres:2d} m {kick:5s}: " + " | ".join(cells), flush=True)
+
+
+def probe_flight(engine):
+    folder, in_package = scenario_folder()
+    carrier_x = -0.6
+    for metres in (15, 25, 35, 45, 60, 80):
+        name = f"tfprobe_flight_{metres}"
+        mate_x = carrier_x + metres / METRES_PER_UNIT
+        write_scenario(folder, name, duration=100, end_on_possession="False", ball_x=carrier_x, ball_y=0.0,
+                       carrier_x=carrier_x, mate=f"  builder.AddPlayer({mate_x:.4f}, 0.0, e_PlayerRole_CB)\n")
+        reset, step = make_env(engine, folder, in_package, name)
+        for kick in ("long", "high"):
+            rows = []
+            for seed in range(8):
+                reset(seed)
+                trace = []
+                for t, action_now in enumerate([5] * 4 + [KICKS[kick]] + [5] * 40):
+                    obs, done = step(action_now)
+                    ball = np.asarray(obs["ball"])
+                    trace.append((ball[0], ball[2], float(np.hypot(*obs["ball_direction"][:2])) * 10 * METRES_PER_UNIT,
+                                  int(obs["ball_owned_team"])))
+                    if done:
+                        break
+                trace = np.array(trace)
+                kicked = next((i for i in range(len(trace)) if trace[i, 2] > 5.0 and trace[i, 3] < 0), None)
+                if kicked is None:
+                    continue
+                origin = trace[kicked - 1, 0]
+                aloft = next((i for i in range(kicked, len(trace)) if trace[i, 1] > 0.5), None)
+                if aloft is None:
+                    continue
+                land = next((i for i in range(aloft, len(trace) - 1) if trace[i, 1] < 0.2), None)
+                if land is None:
+                    continue
+                owned = next((i for i in range(land, len(trace)) if trace[i, 3] >= 0), len(trace) - 1)
+                rows.append(((trace[land, 0] - origin) * METRES_PER_UNIT, trace[land - 1, 2], trace[land + 1, 2],
+                             trace[kicked:land, 1].max(), (trace[owned, 0] - origin) * METRES_PER_UNIT))
+            if rows:
+                r = np.mean(rows, axis=0)
+                print(f"{engine} flight {metres} m {kick:4s}: lands {r[0]:5.1f} m, {r[1]:4.1f} -> {r[2]:4.1f} m/s, "
+                      f"peak {r[3]:3.1f} m, owned at {r[4]:5.1f} m ({len(rows)} seeds)", flush=True)
 
 
 def episode_ending(obs, total_reward):
@@ -372,6 +419,6 @@ def probe_turn(engine):
 
 if __name__ == "__main__":
     engine, probe = sys.argv[1], sys.argv[2]
-    {"passes": probe_passes, "loose_ball": probe_loose_ball, "keeper_claim": probe_keeper_claim,
+    {"passes": probe_passes, "flight": probe_flight, "loose_ball": probe_loose_ball, "keeper_claim": probe_keeper_claim,
      "shots": probe_shots, "scripted": probe_scripted, "kick_buffer": probe_kick_buffer,
      "first_touch": probe_first_touch, "duel": probe_duel, "turn": probe_turn}[probe](engine)
