@@ -51,6 +51,12 @@ constexpr float kRunSpeed = 5.0f;      // GRF: walkVelocity 5, sprintVelocity 8,
 constexpr float kSprintSpeed = 8.0f;
 constexpr float kDribbleSpeed = 3.5f;
 constexpr float kPlayerAccel = 6.5f;  // GRF, measured: 0 to 5 m/s in about 0.8 s
+// An agent's dribbler (GRF, tools/football_probes.py turn with the ball, at three paces).
+constexpr float kDribbleSprintPace = 5.5f;   // m/s: faster than this he is sprinting with it
+constexpr float kDribbleSprintTurn = 0.52f;  // rad/s his run swings round at while sprinting (30 degrees)
+constexpr float kDribbleBrake = 10.0f;       // m/s^2 he sheds unwanted speed at when slower
+constexpr float kDribbleReverseBrake = 12.0f;  // m/s^2 he stops at when sent back
+constexpr float kDribbleReverseCos = -0.5f;  // "back": over 120 degrees from his run
 constexpr float kBodyRadius = 0.4f;  // two players' centres stay 0.8 m apart
 constexpr float kSlideSpeed = 7.5f;
 constexpr int kSlideSteps = 6;

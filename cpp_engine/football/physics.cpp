@@ -188,6 +188,42 @@ void separate_players(World& w, const ContactPairs& pairs, int count) {
   }
 }
 
+// Velocity one substep on: speed along `want` grows at `gain_step` up to its length, and
+// the rest (across it, against it, beyond it) falls at `shed_step`.
+static Vec2 steer_towards(Vec2 v, Vec2 want, float gain_step, float shed_step) {
+  const float want_speed = length(want);
+  if (want_speed < 1e-6f) return approach(v, {}, shed_step);
+  const Vec2 dir = want * (1.0f / want_speed);
+  float along = dot(v, dir);
+  const Vec2 across = approach(v - dir * along, {}, shed_step);
+  if (along < 0.0f) along = std::fmin(along + shed_step, 0.0f);
+  else if (along < want_speed) along = std::fmin(along + gain_step, want_speed);
+  else along = std::fmax(along - shed_step, want_speed);
+  return across + dir * along;
+}
+
+// GRF's dribbler, as the turn probe measures it (tools/football_probes.py turn, with the
+// ball, at sprinting, running and dribbling pace): sprinting, he swings his run round at
+// about 30 degrees a second and keeps his pace (sent up after 2 s of sprinting right, he
+// still runs 5.7 m/s right 1.3 s later); at running pace he sheds unwanted speed at about
+// 10 m/s^2 (a right angle in 0.5 s); sent back he stops at about 12 m/s^2 and sets off
+// again. (At dribbling pace GRF's pauses 0.2-0.3 s before turning; ours does not.)
+static Vec2 dribble_velocity(Vec2 v, Vec2 want) {
+  const float speed = length(v), want_speed = length(want);
+  if (speed < 0.5f || want_speed < 1e-3f) return steer_towards(v, want, kPlayerAccel * kDt, kDribbleBrake * kDt);
+  const Vec2 run = v * (1.0f / speed), to = want * (1.0f / want_speed);
+  const float cos_turn = dot(run, to);
+  if (cos_turn < kDribbleReverseCos) return approach(v, {}, kDribbleReverseBrake * kDt);
+  if (speed <= kDribbleSprintPace) return steer_towards(v, want, kPlayerAccel * kDt, kDribbleBrake * kDt);
+  const float max_turn = kDribbleSprintTurn * kDt;
+  const Vec2 heading = std::acos(clampf(cos_turn, -1.0f, 1.0f)) > max_turn
+                           ? rotated(run, cross(run, to) > 0.0f ? max_turn : -max_turn)
+                           : to;
+  const float new_speed = speed < want_speed ? std::fmin(speed + kPlayerAccel * kDt, want_speed)
+                                             : std::fmax(speed - kDribbleBrake * kDt, want_speed);
+  return heading * new_speed;
+}
+
 void step_player_motion(World& w) {
   for (int p = 0; p < kMaxPlayers; ++p) {
     if (!w.p.present[p]) continue;
@@ -196,6 +232,12 @@ void step_player_motion(World& w) {
       float speed = kSlideSpeed * w.p.slide_steps[p] / kSlideSteps;
       w.p.vx[p] = w.p.face_x[p] * speed;
       w.p.vy[p] = w.p.face_y[p] * speed;
+    } else if (p == w.ball.owner && w.m.game_mode == kModeNormal && !ai_drives(w, p)) {
+      // An agent's dribbler moves as GRF's; the AI's carriers keep the plain law below, which
+      // their decisions were calibrated with (docs/football_fidelity.md, stop 37).
+      Vec2 v = dribble_velocity(player_vel(w, p), {w.p.want_vx[p], w.p.want_vy[p]});
+      w.p.vx[p] = v.x;
+      w.p.vy[p] = v.y;
     } else {
       Vec2 v = approach(player_vel(w, p), {w.p.want_vx[p], w.p.want_vy[p]}, kPlayerAccel * kDt);
       w.p.vx[p] = v.x;

@@ -179,12 +179,14 @@ def test_a_pass_goes_to_the_best_placed_mate_even_behind(scenario_file):
     assert obs["active"] == 0  # the agent drives the receiver, the keeper included (GRF)
 
 
-@pytest.mark.parametrize("distance_m,min_saves,max_saves", [(26, 70, 100), (13, 0, 20)])
+@pytest.mark.parametrize("distance_m,min_saves,max_saves", [(26, 65, 100), (13, 0, 20)])
 def test_keeper_saves_long_shots_and_is_beaten_from_close_range(scenario_file, distance_m, min_saves,
                                                                max_saves):
     # GRF, measured with its keeper at difficulty 0.6: a shot from 26 m is caught 28 times
     # in 30, one from 13 m always scores; the keeper needs time to react. Over 100 seeds, so
-    # a bound is not decided by one shot (trackfield: 79-80 of 100 caught from 26 m).
+    # a bound is not decided by one shot. trackfield from 26 m: 69-70 of 100 caught since
+    # the keeper's parry (stop 32) and first-time play (stop 36), none scored; the rest he
+    # parries (79-80 caught before).
     x = 1.0 - distance_m / 52.5
     path = scenario_file((x + 0.02, 0.0), [(-1.0, 0.0, "GK"), (x, 0.0, "CF")], [(-1.0, 0.0, "GK")],
                          game_duration=60, deterministic=False, right_team_difficulty=0.6, **ACADEMY_FLAGS)
@@ -201,6 +203,8 @@ def test_keeper_saves_long_shots_and_is_beaten_from_close_range(scenario_file, d
     assert min_saves <= saves <= max_saves, (saves, goals)
     if distance_m < 20:
         assert goals >= 80
+    else:
+        assert goals <= 5, f"{goals} of 100 shots from {distance_m} m scored"
 
 
 @pytest.mark.parametrize("wide", [0.03, 0.05, 0.08])
