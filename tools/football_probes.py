@@ -54,7 +54,9 @@ flight: as ``passes`` (ahead), a long or high pass to the team-mate 15-80 m upfi
   steps). GRF's landing takes 10-50% off the ball's run, more the harder it comes down.
 turn: the selected player sprints right for 2 s, then is sent back left, or up; without
   the ball and with it; printed: his velocity (m/s) per step, the mean of three engine
-  seeds. GRF sheds unwanted speed at 20-30 m/s^2 and gains it at about 6.
+  seeds. GRF sheds unwanted speed at 20-30 m/s^2 and gains it at about 6. With
+  TURN_WIDE=1 the dribbler is also sent back-and-up (135 degrees) and ahead-and-up (45);
+  TURN_PACE=run (no sprint pressed) or dribble (dribble pressed) sets the pace before the turn.
 """
 import os
 import sys
@@ -402,13 +404,17 @@ def probe_turn(engine):
                        carrier_x=-0.3)
         with open(os.path.join(folder, name + suffix + ".py"), "a") as f:
             f.write(f"  builder.config().left_team_difficulty = {difficulty}\n")
-    for turn, action, ball in (("back", 1, ""), ("up", 3, ""), ("back", 1, "_ball"), ("up", 3, "_ball")):
+    cases = (("back", 1, ""), ("up", 3, ""), ("back", 1, "_ball"), ("up", 3, "_ball"))
+    if os.environ.get("TURN_WIDE"):  # also the turns between: back-and-up (135 degrees) and ahead-and-up (45)
+        cases += (("back-up", 2, "_ball"), ("ahead-up", 4, "_ball"))
+    for turn, action, ball in cases:
         reset, step = make_env(engine, folder, in_package, name + ball)
         runs = []
         for seed in range(3):
             reset(seed)
             vel = []
-            for action_now in [5, 13] + [5] * 20 + [action] * 20:
+            pace = {"sprint": 13, "run": 5, "dribble": 17}[os.environ.get("TURN_PACE", "sprint")]
+            for action_now in [5, pace] + [5] * 20 + [action] * 20:
                 obs, done = step(action_now)
                 vel.append(np.asarray(obs["left_team_direction"][int(obs["active"])][:2]) * 10 * METRES_PER_UNIT)
             runs.append(np.array(vel))
