@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 import trackfield
-from conftest import ACADEMY_FLAGS, GAME_MODE, step_until_done
+from conftest import ACADEMY_FLAGS, GAME_MODE, GRF_METRES, step_until_done
 
 SHORT_PASS = 11
 
@@ -41,7 +41,6 @@ def _keeper_touches(scenario, episodes):
     6 m/s in a step without anyone reported on it (tools/football_random_play.py keeper)."""
     env = trackfield.make(scenario, representation="raw")
     rng = np.random.default_rng(0)
-    metres = np.array([54.4, 83.6])
     held = struck = 0
     for seed in range(episodes):
         prev, _ = env.reset(seed=seed)
@@ -51,9 +50,9 @@ def _keeper_touches(scenario, episodes):
             if keeper_on and not (prev["ball_owned_team"] == 1 and prev["ball_owned_player"] == 0):
                 held += 1
             elif prev["ball_owned_team"] == -1 and obs["ball_owned_team"] == -1 and obs["game_mode"] == 0:
-                before = np.asarray(prev["ball_direction"][:2]) * metres * 10
-                after = np.asarray(obs["ball_direction"][:2]) * metres * 10
-                near = np.linalg.norm((np.asarray(obs["right_team"][0]) - np.asarray(obs["ball"][:2])) * metres) < 2.5
+                before = np.asarray(prev["ball_direction"][:2]) * GRF_METRES * 10
+                after = np.asarray(obs["ball_direction"][:2]) * GRF_METRES * 10
+                near = np.linalg.norm((np.asarray(obs["right_team"][0]) - np.asarray(obs["ball"][:2])) * GRF_METRES) < 2.5
                 if near and np.linalg.norm(after - before) > 6.0 and after[0] < 0:
                     struck += 1
             prev = obs
