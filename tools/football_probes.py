@@ -407,13 +407,13 @@ def probe_turn(engine):
     cases = (("back", 1, ""), ("up", 3, ""), ("back", 1, "_ball"), ("up", 3, "_ball"))
     if os.environ.get("TURN_WIDE"):  # also the turns between: back-and-up (135 degrees) and ahead-and-up (45)
         cases += (("back-up", 2, "_ball"), ("ahead-up", 4, "_ball"))
+    pace = {"sprint": 13, "run": 5, "dribble": 17}[os.environ.get("TURN_PACE", "sprint")]
     for turn, action, ball in cases:
         reset, step = make_env(engine, folder, in_package, name + ball)
         runs = []
         for seed in range(3):
             reset(seed)
             vel = []
-            pace = {"sprint": 13, "run": 5, "dribble": 17}[os.environ.get("TURN_PACE", "sprint")]
             for action_now in [5, pace] + [5] * 20 + [action] * 20:
                 obs, done = step(action_now)
                 vel.append(np.asarray(obs["left_team_direction"][int(obs["active"])][:2]) * 10 * METRES_PER_UNIT)
