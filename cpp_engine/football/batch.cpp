@@ -171,6 +171,7 @@ void FootballDomain::check_world(const World& w, const Config& cfg) {
     if (w.p.controlled_by[p] < -1 || w.p.controlled_by[p] >= w.num_agents) fail("player control");
     if (w.p.role[p] < 0 || w.p.role[p] >= kNumRoles) fail("role");
     if (w.p.slide_steps[p] < 0 || w.p.slide_steps[p] > kSlideSteps) fail("slide");
+    if (w.p.turn_hold[p] < 0 || w.p.turn_hold[p] > kDribbleTurnPauseSubsteps) fail("turn hold");
   }
 }
 

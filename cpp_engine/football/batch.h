@@ -17,8 +17,9 @@ struct FootballDomain {
   static constexpr const char* kName = "football";
   static constexpr uint32_t kSnapshotMagic = 0x42465446;  // "FTFB"
   // 2: the shared batch (live mask, per-agent returns); 3: full action set's agent flags;
-  // 4: Ball::first_touch_is_kick, first_touch_steps; 5: Match::opening_touch_step
-  static constexpr uint32_t kSnapshotVersion = 5;
+  // 4: Ball::first_touch_is_kick, first_touch_steps; 5: Match::opening_touch_step;
+  // 6: Players::turn_hold
+  static constexpr uint32_t kSnapshotVersion = 6;
 
   static void check_config(const Config& cfg);
   static BatchLayout layout(const Config& cfg);

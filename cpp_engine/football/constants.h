@@ -57,6 +57,9 @@ constexpr float kDribbleSprintTurn = 0.52f;  // rad/s his run swings round at wh
 constexpr float kDribbleBrake = 10.0f;       // m/s^2 he sheds unwanted speed at when slower
 constexpr float kDribbleReverseBrake = 12.0f;  // m/s^2 he stops at when sent back
 constexpr float kDribbleReverseCos = -0.5f;  // "back": over 120 degrees from his run
+// With dribble held he keeps his run this long before a turn of over 60 degrees (GRF: 0.2-0.3 s).
+constexpr int kDribbleTurnPauseSubsteps = 15;  // 0.3 s
+constexpr float kDribbleTurnPauseCos = 0.5f;
 constexpr float kBodyRadius = 0.4f;  // two players' centres stay 0.8 m apart
 constexpr float kSlideSpeed = 7.5f;
 constexpr int kSlideSteps = 6;

@@ -44,6 +44,7 @@ struct Players {
   int8_t role[kMaxPlayers];
   int8_t yellow_cards[kMaxPlayers];
   int8_t slide_steps[kMaxPlayers];    // > 0 while sliding
+  int8_t turn_hold[kMaxPlayers];      // substeps a dribbling carrier has been sent round a corner
   int8_t ai_wait[kMaxPlayers];        // AI reaction delay left, steps
   int8_t controlled_by[kMaxPlayers];  // agent index, or -1 for the built-in AI
   int16_t kick_cooldown[kMaxPlayers];  // substeps before the player may touch the ball again

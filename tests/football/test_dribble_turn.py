@@ -7,6 +7,9 @@ up keeps running right while sprinting (6.5-6.9 m/s right 0.4-0.8 s later, 5.7 m
 right angle in about half a second. Sent back, he stops and is running the other way 0.6 s
 after the press at either pace. Ours used to change velocity at 6.5 m/s^2 whichever way:
 sprinting, sent up, 3.0 m/s right after 1 s; sent back, still going right after 1 s.
+With dribble held (dribbling pace, 3.8 m/s) GRF's dribbler keeps his run for about 0.3 s
+before a turn of 90 degrees or more (sent up: 3.8, 3.8, 3.7, 3.4, 2.2 m/s right over the
+first five steps), and has turned by 0.7 s; half that turn (ahead-and-up) starts at once.
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ import pytest
 import trackfield
 from conftest import GRF_METRES
 
-LEFT, UP, RIGHT, SPRINT = 1, 3, 5, 13
+LEFT, UP, UP_RIGHT, RIGHT, SPRINT, DRIBBLE = 1, 3, 4, 5, 13, 17
 
 
 def dribbler_velocities(scenario_file, turn_action, pace_action, steps_after):
@@ -60,3 +63,14 @@ def test_a_running_dribbler_turns_a_right_angle_in_about_half_a_second(scenario_
 def test_a_dribbler_sent_back_is_running_the_other_way_within_0_8_s(scenario_file, pace_action):
     v = dribbler_velocities(scenario_file, LEFT, pace_action, 9)
     assert v[8, 0] < -0.5, f"0.8 s after the turn he runs {v[8, 0]:.1f} m/s along x (GRF -2.4 to -3.6)"
+
+
+def test_a_dribbler_with_dribble_held_keeps_his_run_briefly_before_a_sharp_turn(scenario_file):
+    v = dribbler_velocities(scenario_file, UP, DRIBBLE, 8)
+    assert v[2, 0] > 3.0, f"0.2 s after the press he runs {v[2, 0]:.1f} m/s right (GRF 3.7): he turned at once"
+    assert abs(v[7, 0]) < 0.5 and -v[7, 1] > 1.5, f"0.7 s after it he runs {v[7]} m/s (GRF 0.0, -2.5): he never turned"
+
+
+def test_a_dribbler_with_dribble_held_starts_a_half_turn_at_once(scenario_file):
+    v = dribbler_velocities(scenario_file, UP_RIGHT, DRIBBLE, 3)
+    assert -v[1, 1] > 0.4, f"0.1 s after the press he runs {-v[1, 1]:.1f} m/s up (GRF 0.5)"
