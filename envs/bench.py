@@ -260,8 +260,9 @@ def print_fidelity(episodes: int) -> None:
     print(fidelity.format_table(rows))
     passed = sum(fidelity.within_tolerance(ours, grf) for ours, grf in rows)
     print(f"{passed} of {len(rows)} within the tolerance (length 0.67x-1.5x of GRF's, every ending share "
-          "within 15 points); GRF's figures are 100 episodes each, so they carry about 5 points of "
-          "seed noise on a share near 50%")
+          "within 15 points); GRF's figures pool 100 episodes under each of its two team processing "
+          "orders (it draws one per environment), so they carry about 3.5 points of seed noise on a share "
+          "near 50%")
 
 
 def print_strength(games: int) -> None:

@@ -16,7 +16,11 @@ ending                  how it is told apart (in this order)
 
 Real GRF's figures (measured on GRF 2.10.2 with that script) ship in
 ``grf_behaviour.json``; :func:`compare` measures trackfield live and sets the two side by
-side. ``python -m trackfield.bench football`` prints the table; the issue's tolerance is a
+side. GRF plays one team's frame before the other's, and which comes first
+(``reverse_team_processing``) it draws once per environment at random; the order moves some
+shares by 10 points or more (run_pass_and_shoot_with_keeper's goals against: 2% with the
+left team first, 13% with the right). So the stored figures pool 100 episodes under each
+order (``tools/grf_team_order.py``), and ``grf_figures(team_order=...)`` gives either alone. ``python -m trackfield.bench football`` prints the table; the issue's tolerance is a
 mean length within 0.67x-1.5x of GRF's and every ending share within 15 points.
 """
 from __future__ import annotations
@@ -44,12 +48,23 @@ class Behaviour:
     shares: dict = field(default_factory=dict)  # ending -> percent of episodes
 
 
-def grf_figures() -> dict:
-    """Real GRF's stored figures: ``{scenario: Behaviour}`` for the academy scenarios."""
+TEAM_ORDERS = ("left_team_first", "right_team_first")
+
+
+def grf_figures(team_order: str | None = None) -> dict:
+    """Real GRF's stored figures: ``{scenario: Behaviour}`` for the academy scenarios.
+
+    ``team_order=None`` pools both of GRF's team processing orders (200 episodes);
+    ``"left_team_first"`` or ``"right_team_first"`` gives that order's 100 alone.
+    """
+    if team_order is not None and team_order not in TEAM_ORDERS:
+        raise ValueError(f"team_order must be None or one of {TEAM_ORDERS}, got {team_order!r}")
     with open(_FIGURES) as f:
         data = json.load(f)
+    academy = data["academy"] if team_order is None else {
+        name: orders[team_order] for name, orders in data["academy_by_team_order"].items()}
     out = {}
-    for name, v in data["academy"].items():
+    for name, v in academy.items():
         ends = v["ends"]
         counts = {e: ends.get(e, 0) for e in ENDINGS if e != "out_of_play"}
         counts["out_of_play"] = sum(c for k, c in ends.items() if k.startswith("stop_"))

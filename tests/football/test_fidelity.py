@@ -13,9 +13,29 @@ def test_grf_figures_cover_every_academy_scenario():
     academy = [s for s in trackfield.list_scenarios("football") if s.startswith("academy_")]
     assert sorted(figures) == sorted(academy)
     for name, grf in figures.items():
-        assert grf.episodes == 100
+        assert grf.episodes == 200
         assert sum(grf.shares.values()) == pytest.approx(100.0), name
         assert 50 < grf.mean_length < 400, name
+
+
+def test_grf_figures_pool_both_team_processing_orders():
+    pooled = fidelity.grf_figures()
+    left_first, right_first = (fidelity.grf_figures(order) for order in fidelity.TEAM_ORDERS)
+    for name, grf in pooled.items():
+        a, b = left_first[name], right_first[name]
+        assert a.episodes == b.episodes == 100
+        assert grf.mean_length == pytest.approx((a.mean_length + b.mean_length) / 2, abs=0.01), name
+        for ending in fidelity.ENDINGS:
+            assert grf.shares[ending] == pytest.approx((a.shares[ending] + b.shares[ending]) / 2), (name, ending)
+    # The order matters: GRF's right team scores 2 times in 100 with the left team first, 13
+    # with the right team first.
+    scenario = "academy_run_pass_and_shoot_with_keeper"
+    assert (left_first[scenario].shares["goal_against"], right_first[scenario].shares["goal_against"]) == (2.0, 13.0)
+
+
+def test_grf_figures_name_the_team_orders_on_a_bad_one():
+    with pytest.raises(ValueError, match="left_team_first"):
+        fidelity.grf_figures("left")
 
 
 @pytest.mark.parametrize("ret,truncated,mode,ending", [
@@ -35,35 +55,17 @@ def test_measurement_is_reproducible_and_complete():
     assert a.mean_length > 1
 
 
-@pytest.mark.parametrize("scenario", ["academy_3_vs_1_with_keeper", "academy_corner", "academy_empty_goal",
-                                      "academy_empty_goal_close", "academy_run_to_score",
-                                      "academy_run_to_score_with_keeper",
-                                      "academy_pass_and_shoot_with_keeper",
-                                      "academy_run_pass_and_shoot_with_keeper"])
-def test_scenarios_that_play_like_grf_stay_within_the_tolerance(scenario):
-    # Regression guard: these match real GRF (length 0.67x-1.5x, every ending share within
-    # 15 points) over 1,000 episodes (seeds 0..999) at the latest calibration; see
-    # docs/football_fidelity.md. 1,000 rather than the protocol's 100: at 100 episodes a
-    # share near 40% carries a standard error of 5 points and a mean length 4-5%, so the
-    # seeds alone move a scenario across the line (pass_and_shoot's length: 0.69x GRF's
-    # over seeds 0..999 and over 0..299, 0.57x over 0..99). The counterattacks have their
-    # own guard below.
-    ours = fidelity.measure(scenario, episodes=1000)
-    assert fidelity.within_tolerance(ours, fidelity.grf_figures()[scenario]), fidelity.format_table(
-        [(ours, fidelity.grf_figures()[scenario])])
-
-
-@pytest.mark.parametrize("scenario", ["academy_counterattack_easy", "academy_counterattack_hard",
-                                      "academy_single_goal_versus_lazy"])
-def test_edge_scenarios_stay_near_grf(scenario):
-    # These sit on the tolerance's edge in one share, so which of them is within 15 points
-    # moves with the seeds and with any change to play. The counterattacks: the random
-    # player's team loses the ball in 66-74% of episodes against GRF's 83% (its balls go
-    # out more: docs/football_fidelity.md). single_goal_versus_lazy: 73-76% against GRF's 60%
-    # (GRF's keeper gathers fewer of the slow balls near his goal). Guarded here as they
-    # stand: length within the tolerance, every share within 20 points.
+@pytest.mark.parametrize("scenario", sorted(fidelity.grf_figures()))
+def test_scenarios_play_like_grf_within_the_tolerance(scenario):
+    # Regression guard: every academy scenario matches real GRF (length 0.67x-1.5x, every
+    # ending share within 15 points of GRF's, both team processing orders pooled) over 1,000
+    # episodes (seeds 0..999); see docs/football_fidelity.md. 1,000 rather than the protocol's
+    # 100: at 100 episodes a share near 40% carries a standard error of 5 points and a mean
+    # length 4-5%, so the seeds alone move a scenario across the line. The closest at this
+    # calibration: the counterattacks' possession (70-75% against GRF's 80.5 and 82) and
+    # run_to_score_with_keeper's (76-79% against 65), 6-14 points off over four seed sets.
     ours, grf = fidelity.measure(scenario, episodes=1000), fidelity.grf_figures()[scenario]
-    assert fidelity.within_tolerance(ours, grf, share_tolerance=20.0), fidelity.format_table([(ours, grf)])
+    assert fidelity.within_tolerance(ours, grf), fidelity.format_table([(ours, grf)])
 
 
 def test_table_names_each_scenario_and_the_verdict():
