@@ -9,8 +9,11 @@ how many are inside the issue's tolerance, the deviation (the sum over scenarios
 of |our share - GRF's|, in points), the mean |log| of the length ratios, the shortest ratio,
 and the four scenarios with the largest single gap. At 1,000 episodes the deviation moves by
 about 10-15 points from one seed set to the next, so compare changes over several sets.
+GRF's figures pool its two team processing orders; TEAM_ORDER=left_team_first or
+right_team_first compares with one order's alone (fidelity.grf_figures).
 """
 import math
+import os
 import sys
 from multiprocessing import Pool
 
@@ -18,7 +21,7 @@ from trackfield.football import fidelity
 
 SEED = int(sys.argv[1]) if len(sys.argv) > 1 else 0
 EPISODES = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
-GRF = fidelity.grf_figures()
+GRF = fidelity.grf_figures(os.environ.get("TEAM_ORDER") or None)
 NAMES = sys.argv[3:] or sorted(GRF)
 
 
