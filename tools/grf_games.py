@@ -9,6 +9,9 @@ score (one JSON line per game), so that goal differences get standard errors.
 Arguments: scenario, games, controlled left players (0: the built-in AI plays both teams), first
 engine seed, and optionally GRF's reward string: then each line also gives the first controlled
 player's return (the random player's baseline for tests/football/test_full_game_learnability.py).
+Each line names GRF's team processing order (`reverse_team_processing`), which GRF draws once per
+environment at random unless ``GRF_TEAM_ORDER=0`` (left team first) or ``1`` fixes it
+(docs/football_fidelity.md, stop 38).
 It reuses behaviour_stats.py's environment and its single random-action stream, so it runs real
 GRF exactly as that script does. trackfield's side of the same measurement is
 ``trackfield.football.strength`` (``python -m trackfield.bench football``).
@@ -30,7 +33,9 @@ def main():
     rewards = sys.argv[5] if len(sys.argv) > 5 else None
     if rewards and left == 0:
         sys.exit("grf_games.py: a reward string needs a controlled left player (third argument >= 1)")
-    reset, step = rewarded_env(scenario, left, rewards) if rewards else bs.grf_env(scenario, left)[1:]
+    env, reset, step = rewarded_env(scenario, left, rewards) if rewards else bs.grf_env(scenario, left)
+    if os.environ.get("GRF_TEAM_ORDER") in ("0", "1"):
+        env.unwrapped._config._values["reverse_team_processing"] = os.environ["GRF_TEAM_ORDER"] == "1"
     rng = np.random.default_rng(0)
     for game in range(games):
         started = time.time()
@@ -44,6 +49,7 @@ def main():
                 break
         final = bs.first(obs)
         line = dict(scenario=scenario, left=left, seed=seed0 + game, score=[int(s) for s in final["score"]],
+                    reverse_team_processing=int(env.unwrapped._config["reverse_team_processing"]),
                     seconds=round(time.time() - started, 1))
         if rewards:
             line["return"] = round(total, 3)
@@ -60,7 +66,7 @@ def rewarded_env(scenario, left, rewards):
         env.unwrapped._config._values["game_engine_random_seed"] = seed  # per-episode engine seed
         return env.reset()
 
-    return reset, env.step
+    return env, reset, env.step
 
 
 if __name__ == "__main__":
