@@ -243,13 +243,14 @@ static bool holds_run_before_turn(World& w, int p, Vec2 want) {
 void step_player_motion(World& w) {
   for (int p = 0; p < kMaxPlayers; ++p) {
     if (!w.p.present[p]) continue;
-    if (p != w.ball.owner || ai_drives(w, p)) w.p.turn_hold[p] = 0;
+    const bool agents_dribbler = p == w.ball.owner && w.m.game_mode == kModeNormal && !ai_drives(w, p);
+    if (!agents_dribbler) w.p.turn_hold[p] = 0;
     if (w.p.kick_cooldown[p] > 0) --w.p.kick_cooldown[p];
     if (w.p.slide_steps[p] > 0) {
       float speed = kSlideSpeed * w.p.slide_steps[p] / kSlideSteps;
       w.p.vx[p] = w.p.face_x[p] * speed;
       w.p.vy[p] = w.p.face_y[p] * speed;
-    } else if (p == w.ball.owner && w.m.game_mode == kModeNormal && !ai_drives(w, p)) {
+    } else if (agents_dribbler) {
       // An agent's dribbler moves as GRF's; the AI's carriers keep the plain law below, which
       // their decisions were calibrated with (docs/football_fidelity.md, stop 37).
       const Vec2 want{w.p.want_vx[p], w.p.want_vy[p]};

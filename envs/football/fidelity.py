@@ -20,8 +20,9 @@ side. GRF plays one team's frame before the other's, and which comes first
 (``reverse_team_processing``) it draws once per environment at random; the order moves some
 shares by 10 points or more (run_pass_and_shoot_with_keeper's goals against: 2% with the
 left team first, 13% with the right). So the stored figures pool 100 episodes under each
-order (``tools/grf_team_order.py``), and ``grf_figures(team_order=...)`` gives either alone. ``python -m trackfield.bench football`` prints the table; the issue's tolerance is a
-mean length within 0.67x-1.5x of GRF's and every ending share within 15 points.
+order (``tools/grf_team_order.py``), and ``grf_figures(team_order=...)`` gives either alone.
+``python -m trackfield.bench football`` prints the table; the issue's tolerance is a mean
+length within 0.67x-1.5x of GRF's and every ending share within 15 points.
 """
 from __future__ import annotations
 
