@@ -17,6 +17,11 @@ call, with the score of every game read when it ends:
   beside. The issue asks that it loses to the easy AI on average, conceding about as many
   goals as against GRF's AI of the same level.
 
+GRF's figures pool 15 games under each of GRF's two team processing orders
+(``reverse_team_processing``, which GRF draws once per environment at random; the team it
+processes first gains: GRF's AI 1.0 beats medium 2.47-0.53 processed first and 1.07-0.87
+processed second). ``grf_figures(team_order=...)`` gives either order alone.
+
 ``python -m trackfield.bench football`` prints all three tables.
 """
 from __future__ import annotations
@@ -121,14 +126,25 @@ def random_player(games: int = 20, seed: int = 0) -> list[Result]:
     return out
 
 
-def grf_figures() -> dict:
-    """Real GRF's stored full-game figures: ``{"ai_vs_ai"|"random": {level: Result}}``."""
+TEAM_ORDERS = ("left_team_first", "right_team_first")
+
+
+def grf_figures(team_order: str | None = None) -> dict:
+    """Real GRF's stored full-game figures: ``{"ai_vs_ai"|"random": {level: Result}}``.
+
+    ``team_order=None`` pools both of GRF's team processing orders (30 games);
+    ``"left_team_first"`` or ``"right_team_first"`` gives that order's 15 alone.
+    """
+    if team_order is not None and team_order not in TEAM_ORDERS:
+        raise ValueError(f"team_order must be None or one of {TEAM_ORDERS}, got {team_order!r}")
     with open(_FIGURES) as f:
         data = json.load(f)["full_game"]
     out = {}
     for kind, first in (("ai_vs_ai", f"AI {FULL_STRENGTH:g}"), ("random", "random")):
+        entries = data[kind] if team_order is None else {
+            level: orders[team_order] for level, orders in data[kind + "_by_team_order"].items()}
         out[kind] = {level: Result(first, level, v["games"], v["goals_left"], v["goals_right"], v["diff_se"])
-                     for level, v in data[kind].items()}
+                     for level, v in entries.items()}
     return out
 
 
