@@ -52,20 +52,29 @@ class Behaviour:
 TEAM_ORDERS = ("left_team_first", "right_team_first")
 
 
+def stored_grf_entries(section: str | None, kind: str, team_order: str | None) -> dict:
+    """Entries of ``grf_behaviour.json``'s ``kind`` (under ``section``, if one): both of GRF's
+    team processing orders pooled (``team_order=None``), or one order's alone (from
+    ``kind + "_by_team_order"``)."""
+    if team_order is not None and team_order not in TEAM_ORDERS:
+        raise ValueError(f"team_order must be None or one of {TEAM_ORDERS}, got {team_order!r}")
+    with open(_FIGURES) as f:
+        data = json.load(f)
+    if section is not None:
+        data = data[section]
+    if team_order is None:
+        return data[kind]
+    return {name: orders[team_order] for name, orders in data[kind + "_by_team_order"].items()}
+
+
 def grf_figures(team_order: str | None = None) -> dict:
     """Real GRF's stored figures: ``{scenario: Behaviour}`` for the academy scenarios.
 
     ``team_order=None`` pools both of GRF's team processing orders (200 episodes);
     ``"left_team_first"`` or ``"right_team_first"`` gives that order's 100 alone.
     """
-    if team_order is not None and team_order not in TEAM_ORDERS:
-        raise ValueError(f"team_order must be None or one of {TEAM_ORDERS}, got {team_order!r}")
-    with open(_FIGURES) as f:
-        data = json.load(f)
-    academy = data["academy"] if team_order is None else {
-        name: orders[team_order] for name, orders in data["academy_by_team_order"].items()}
     out = {}
-    for name, v in academy.items():
+    for name, v in stored_grf_entries(None, "academy", team_order).items():
         ends = v["ends"]
         counts = {e: ends.get(e, 0) for e in ENDINGS if e != "out_of_play"}
         counts["out_of_play"] = sum(c for k, c in ends.items() if k.startswith("stop_"))

@@ -26,17 +26,15 @@ processed second). ``grf_figures(team_order=...)`` gives either order alone.
 """
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass
 
 import numpy as np
 
+from .fidelity import TEAM_ORDERS, stored_grf_entries  # TEAM_ORDERS: the team_order values grf_figures takes
+
 LEVELS = {"easy": 0.05, "medium": 0.6, "hard": 0.95}
 GRF_FILES = {"easy": "11_vs_11_easy_stochastic", "medium": "11_vs_11_stochastic", "hard": "11_vs_11_hard_stochastic"}
 FULL_STRENGTH = 1.0  # GRF's default left_team_difficulty, which its 11 vs 11 files keep
-
-_FIGURES = os.path.join(os.path.dirname(__file__), "grf_behaviour.json")
 
 
 @dataclass
@@ -126,23 +124,15 @@ def random_player(games: int = 20, seed: int = 0) -> list[Result]:
     return out
 
 
-TEAM_ORDERS = ("left_team_first", "right_team_first")
-
-
 def grf_figures(team_order: str | None = None) -> dict:
     """Real GRF's stored full-game figures: ``{"ai_vs_ai"|"random": {level: Result}}``.
 
     ``team_order=None`` pools both of GRF's team processing orders (30 games);
-    ``"left_team_first"`` or ``"right_team_first"`` gives that order's 15 alone.
+    ``"left_team_first"`` or ``"right_team_first"`` (``TEAM_ORDERS``) gives that order's 15 alone.
     """
-    if team_order is not None and team_order not in TEAM_ORDERS:
-        raise ValueError(f"team_order must be None or one of {TEAM_ORDERS}, got {team_order!r}")
-    with open(_FIGURES) as f:
-        data = json.load(f)["full_game"]
     out = {}
     for kind, first in (("ai_vs_ai", f"AI {FULL_STRENGTH:g}"), ("random", "random")):
-        entries = data[kind] if team_order is None else {
-            level: orders[team_order] for level, orders in data[kind + "_by_team_order"].items()}
+        entries = stored_grf_entries("full_game", kind, team_order)
         out[kind] = {level: Result(first, level, v["games"], v["goals_left"], v["goals_right"], v["diff_se"])
                      for level, v in entries.items()}
     return out
