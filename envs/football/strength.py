@@ -60,9 +60,18 @@ class Result:
 
 def play_games(left_difficulty: float | None, right_difficulty: float, games: int, seed: int = 0,
                scenario: str = "11_vs_11_stochastic", num_threads: int | None = None) -> np.ndarray:
-    """Plays ``games`` full games at once and returns their final scores, shape (games, 2)
-    (left, right). ``left_difficulty=None`` puts one controlled left player acting
-    uniformly at random instead of the left AI."""
+    """Plays ``games`` full games and returns their final scores, shape (games, 2) (left,
+    right). ``left_difficulty=None`` puts one controlled left player acting uniformly at
+    random instead of the left AI.
+
+    GRF's full-game files swap the two line-ups on the episode number's parity (the team
+    kicking off has both forwards central, the other a winger on each side), and GRF's
+    protocol plays its games one after another in one environment, so they alternate. Here
+    each world of one batch plays two games in a row, so that half the games are of each
+    parity too. The line-up kicking off fares worse: two AIs at 1.0 give it a goal difference
+    of -0.24 a game on the left and -0.09 on the right (docs/football_fidelity.md). The
+    first ``(games + 1) // 2`` rows are the even games.
+    """
     import trackfield
 
     random_left = left_difficulty is None
@@ -71,21 +80,21 @@ def play_games(left_difficulty: float | None, right_difficulty: float, games: in
         config.update(number_of_left_players_agent_controls=1, representation="simple115v2")
     else:
         config.update(number_of_left_players_agent_controls=0, left_team_difficulty=float(left_difficulty))
-    env = trackfield.vector.make(scenario, num_envs=games, num_threads=num_threads, **config)
+    worlds = (games + 1) // 2
+    env = trackfield.vector.make(scenario, num_envs=worlds, num_threads=num_threads, **config)
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
-    scores = np.zeros((games, 2), dtype=np.int64)
-    done = np.zeros(games, dtype=bool)
-    idle = np.zeros((games, 0), dtype=np.int64)
-    while not done.all():
-        actions = rng.integers(19, size=games) if random_left else idle
+    scores = np.zeros((2, worlds, 2), dtype=np.int64)  # [parity, world, side]
+    ended = np.zeros(worlds, dtype=np.int64)  # games each world has finished
+    idle = np.zeros((worlds, 0), dtype=np.int64)
+    while (ended < 2).any():
+        actions = rng.integers(19, size=worlds) if random_left else idle
         _, _, terminated, truncated, info = env.step(actions)
-        ended = (terminated | truncated) & ~done
-        for i in np.flatnonzero(ended):  # at most `games` times in all
-            scores[i] = info["final_info"]["score"][i]
-        done |= ended
+        for i in np.flatnonzero((terminated | truncated) & (ended < 2)):  # at most 2 x worlds times in all
+            scores[ended[i], i] = info["final_info"]["score"][i]
+            ended[i] += 1
     env.close()
-    return scores
+    return np.concatenate([scores[0], scores[1, :games - worlds]])
 
 
 def _result(first: str, second: str, goals_first: np.ndarray, goals_second: np.ndarray) -> Result:

@@ -27,6 +27,36 @@ def test_a_random_player_loses_to_the_easy_ai_conceding_about_as_many_as_in_grf(
         assert abs(ours.diff - theirs.diff) <= 3.0 * np.hypot(ours.diff_se, theirs.diff_se), table
 
 
+PARITY_PROBE = """from . import *
+
+
+def build_scenario(builder):
+    builder.config().game_duration = 300
+    builder.config().deterministic = False
+    even = builder.EpisodeNumber() % 2 == 0
+    builder.SetBallPosition(-0.6 if even else 0.6, 0.0)
+    for team in (Team.e_Left, Team.e_Right):
+        builder.SetTeam(team)
+        builder.AddPlayer(-1.0, 0.0, e_PlayerRole_GK)
+        if (team == Team.e_Right) == even:
+            builder.AddPlayer(0.58, 0.0, e_PlayerRole_CF)
+"""
+
+
+def test_games_alternate_episode_parity_as_grf_plays_them(tmp_path):
+    # GRF's full-game files swap the line-ups on the episode's parity and GRF's protocol
+    # plays its games in a row; so do ours: the first half of the rows are even episodes.
+    # Here an even episode has a right forward alone against the left keeper, an odd one
+    # the other way round.
+    path = tmp_path / "parity_probe.py"
+    path.write_text(PARITY_PROBE)
+    scores = strength.play_games(1.0, 1.0, 6, seed=0, scenario=str(path))
+    even, odd = scores[:3], scores[3:]
+    assert even[:, 0].sum() == 0 and even[:, 1].sum() > 0, scores.tolist()
+    assert odd[:, 1].sum() == 0 and odd[:, 0].sum() > 0, scores.tolist()
+    assert len(strength.play_games(1.0, 1.0, 5, seed=0, scenario=str(path))) == 5
+
+
 def test_final_scores_are_repeatable_per_seed():
     scores = strength.play_games(0.6, 0.05, games=4, seed=3)
     again = strength.play_games(0.6, 0.05, games=4, seed=3)
