@@ -6,6 +6,7 @@
     $GRF_VENV/bin/python tools/football_probes.py grf loose_ball
     $GRF_VENV/bin/python tools/football_probes.py grf keeper_claim
     $GRF_VENV/bin/python tools/football_probes.py grf shots
+    $GRF_VENV/bin/python tools/football_probes.py grf keeper_difficulty
     $GRF_VENV/bin/python tools/football_probes.py grf scripted
     $GRF_VENV/bin/python tools/football_probes.py grf kick_buffer
     $GRF_VENV/bin/python tools/football_probes.py grf first_touch
@@ -31,6 +32,11 @@ keeper_claim: an attacker 21 m out with the ball runs straight at the keeper (ce
 shots: an attacker 14 m out, centrally, runs (or stands) for four steps in one direction and
   shoots, keeping the direction held; printed per direction over 16 engine seeds: goals,
   balls out, keeper holds.
+keeper_difficulty: an attacker 16, 20 or 24 m out, centrally, runs at goal for three steps and
+  shoots, keeping on running; the right team is its keeper alone, at difficulty 0.05, 0.6 or
+  1.0 (GRF scales every skill by 0.3 + 0.7 x difficulty and adds 0.1 s x (1 - difficulty) to
+  its AI's reaction); printed per case over 30 engine seeds (PROBE_SEEDS): goals, balls out,
+  keeper holds, and other (neither after 4.4 s: parried, loose, or back with the attacker).
 kick_buffer: a loose ball 3-28 m ahead of the selected player, who runs at it and presses a
   short pass once, on the second step; printed per distance over two engine seeds: the
   step the ball was struck (None: never) and the reported owner each step (L / R / .).
@@ -244,6 +250,33 @@ def probe_shots(engine):
         print(f"{engine} shot running {label}: {endings}", flush=True)
 
 
+def probe_keeper_difficulty(engine):
+    folder, in_package = scenario_folder()
+    seeds = int(os.environ.get("PROBE_SEEDS", "30"))
+    for difficulty in (0.05, 0.6, 1.0):
+        for metres in (16, 20, 24):
+            name = f"tfprobe_keeper_{int(difficulty * 100)}_{metres}m"
+            x = 1.0 - metres / METRES_PER_UNIT
+            write_scenario(folder, name, duration=100, end_on_possession="True", ball_x=x + 0.02, ball_y=0.0, carrier_x=x)
+            path = os.path.join(folder, name + ".py")
+            with open(path) as f:
+                text = f.read().replace("e_PlayerRole_CB", "e_PlayerRole_CF")
+            text = text.replace("  builder.SetBallPosition", f"  builder.config().right_team_difficulty = {difficulty}\n  builder.SetBallPosition")
+            with open(path, "w") as f:
+                f.write(text)
+            reset, step = make_env(engine, folder, in_package, name)
+            endings = {}
+            for seed in range(seeds):
+                reset(seed)
+                for action in [5] * 3 + [12] + [5] * 40:
+                    obs, done = step(action)
+                    if done:
+                        break
+                ending = episode_ending(obs, float(obs["score"][0]) - float(obs["score"][1]))
+                endings[ending] = endings.get(ending, 0) + 1
+            print(f"{engine} keeper at difficulty {difficulty}, shot from {metres} m: {dict(sorted(endings.items()))}", flush=True)
+
+
 SCRIPTED_DIRECTIONS = {(-1, 0): 1, (-1, -1): 2, (0, -1): 3, (1, -1): 4, (1, 0): 5, (1, 1): 6, (0, 1): 7, (-1, 1): 8}
 
 
@@ -426,5 +459,5 @@ def probe_turn(engine):
 if __name__ == "__main__":
     engine, probe = sys.argv[1], sys.argv[2]
     {"passes": probe_passes, "flight": probe_flight, "loose_ball": probe_loose_ball, "keeper_claim": probe_keeper_claim,
-     "shots": probe_shots, "scripted": probe_scripted, "kick_buffer": probe_kick_buffer,
+     "shots": probe_shots, "keeper_difficulty": probe_keeper_difficulty, "scripted": probe_scripted, "kick_buffer": probe_kick_buffer,
      "first_touch": probe_first_touch, "duel": probe_duel, "turn": probe_turn}[probe](engine)
