@@ -10,11 +10,28 @@ namespace trackfield::football {
 namespace {
 
 
+// GRF's AI sees the game one reaction time late: 80 - 40 x its reaction skill ms (1.0 for
+// its keeper, scaled as every skill by 0.3 + 0.7 x difficulty) plus 100 ms x (1 -
+// difficulty). Our keeper's delay was measured on GRF's at medium (0.6), so a weaker AI's
+// keeper reacts later by the difference: 0.07 s at easy (GRF, tools/football_probes.py
+// keeper_difficulty: from 20 m its easy keeper concedes 18 of 30, its medium one 2). A
+// stronger AI's keeps medium's timing: GRF's formula would take 0.05 s off at 1.0, and a
+// random player would then concede 1.45 / 1.88 / 2.35 a game to our easy / medium / hard
+// against GRF's 1.82 / 2.68 / 2.63 (docs/football_fidelity.md, stop 39).
+float keeper_reaction_lag(const World& w, const ScenarioConfig& sc, int keeper) {
+  if (!ai_drives(w, keeper)) return 0.0f;
+  const auto grf_ms = [](float d) { return 80.0f - 40.0f * (0.3f + 0.7f * d) + 100.0f * (1.0f - d); };
+  const float d = team_difficulty(sc, team_of(keeper));
+  return std::fmax(grf_ms(d) - grf_ms(kKeeperCalibratedDifficulty), 0.0f) * 0.001f;
+}
+
 // How far a keeper has got with reacting to a shot: 0 before kKeeperReactionDelay
-// seconds of flight, 1 after kKeeperReactionSpan more (GRF, measured with its keeper at
-// difficulty 0.6: shots from 13 m always score, from 18 m a third, from 26 m none).
-float keeper_reaction(const World& w) {
-  return clampf((w.ball.flight_time - kKeeperReactionDelay) / kKeeperReactionSpan, 0.0f, 1.0f);
+// seconds of flight (and his difficulty's lag), 1 after kKeeperReactionSpan more (GRF,
+// measured with its keeper at difficulty 0.6: shots from 13 m always score, from 18 m a
+// third, from 26 m none).
+float keeper_reaction(const World& w, const ScenarioConfig& sc, int keeper) {
+  const float delay = kKeeperReactionDelay + keeper_reaction_lag(w, sc, keeper);
+  return clampf((w.ball.flight_time - delay) / kKeeperReactionSpan, 0.0f, 1.0f);
 }
 
 // Probability that a player brings the ball under control at this ball speed.
@@ -23,7 +40,7 @@ float control_chance(const World& w, const ScenarioConfig& sc, int p, float ball
   bool from_mate = w.ball.last_touch >= 0 && team_of(w.ball.last_touch) == team_of(p);
   if (keeper && !from_mate) {
     float skill = keeper_hands(w, sc, p);
-    if (w.ball.shot_in_flight) return 0.97f * keeper_reaction(w) * skill;
+    if (w.ball.shot_in_flight) return 0.97f * keeper_reaction(w, sc, p) * skill;
     return clampf((1.3f - ball_speed / 40.0f) * skill, 0.25f, 0.97f);
   }
   float chance = 1.15f - ball_speed / 26.0f;
@@ -428,7 +445,7 @@ void resolve_ball_control(World& w, const ScenarioConfig& sc) {
   // does not hold is parried instead.
   float beaten = 0.0f;
   if (best_keeper && b.shot_in_flight) {
-    beaten = (1.0f - chance) * (1.0f - keeper_reaction(w));
+    beaten = (1.0f - chance) * (1.0f - keeper_reaction(w, sc, best));
     chance *= keeper_hold_off_body(w, best);
   }
   if (roll_chance(w, chance)) {

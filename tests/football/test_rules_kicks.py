@@ -207,6 +207,32 @@ def test_keeper_saves_long_shots_and_is_beaten_from_close_range(scenario_file, d
         assert goals <= 5, f"{goals} of 100 shots from {distance_m} m scored"
 
 
+def test_a_weaker_ai_keeper_reacts_later(scenario_file):
+    # GRF's AI sees the game one reaction time late, 0.1 s x (1 - difficulty) more, less
+    # by its skill scaled with difficulty. Measured on GRF (tools/football_probes.py
+    # keeper_difficulty, 30 seeds): from 20 m its keeper at difficulty 0.05 concedes 18,
+    # at 0.6 2. Ours here, 60 seeds: 37 and 19 (24 and 19 before easy's keeper reacted later).
+    x = 1.0 - 20 / 52.5
+
+    def goals(difficulty):
+        path = scenario_file((x + 0.02, 0.0), [(-1.0, 0.0, "GK"), (x, 0.0, "CF")], [(-1.0, 0.0, "GK")],
+                             name=f"shot_{int(difficulty * 100)}", game_duration=60, deterministic=False,
+                             right_team_difficulty=difficulty, **ACADEMY_FLAGS)
+        env = trackfield.make(path, representation="raw")
+        scored = 0
+        for seed in range(60):
+            env.reset(seed=seed)
+            for t in range(60):
+                _, reward, terminated, truncated, _ = env.step(5 if t < 3 else (12 if t < 5 else 0))
+                if terminated or truncated:
+                    break
+            scored += reward > 0
+        return scored
+
+    easy, medium = goals(0.05), goals(0.6)
+    assert easy >= medium + 12, (easy, medium)
+
+
 @pytest.mark.parametrize("wide", [0.03, 0.05, 0.08])
 def test_keeper_parries_a_shot_he_reaches_for_wide_of_his_goal(scenario_file, wide):
     # GRF, traced (tools/football_random_play.py grf keeper academy_3_vs_1_with_keeper): a
