@@ -17,9 +17,9 @@ call, with the score of every game read when it ends:
   beside. The issue asks that it loses to the easy AI on average, conceding about as many
   goals as against GRF's AI of the same level.
 
-GRF's figures pool 15 games under each of GRF's two team processing orders
+GRF's figures pool 30 games under each of GRF's two team processing orders
 (``reverse_team_processing``, which GRF draws once per environment at random; the team it
-processes first gains: GRF's AI 1.0 beats medium 2.47-0.53 processed first and 1.07-0.87
+processes first gains: GRF's AI 1.0 beats easy 2.97-0.27 processed first and 1.87-0.47
 processed second). ``grf_figures(team_order=...)`` gives either order alone.
 
 ``python -m trackfield.bench football`` prints all three tables.
@@ -136,8 +136,8 @@ def random_player(games: int = 20, seed: int = 0) -> list[Result]:
 def grf_figures(team_order: str | None = None) -> dict:
     """Real GRF's stored full-game figures: ``{"ai_vs_ai"|"random": {level: Result}}``.
 
-    ``team_order=None`` pools both of GRF's team processing orders (30 games);
-    ``"left_team_first"`` or ``"right_team_first"`` (``TEAM_ORDERS``) gives that order's 15 alone.
+    ``team_order=None`` pools both of GRF's team processing orders (60 games);
+    ``"left_team_first"`` or ``"right_team_first"`` (``TEAM_ORDERS``) gives that order's 30 alone.
     """
     out = {}
     for kind, first in (("ai_vs_ai", f"AI {FULL_STRENGTH:g}"), ("random", "random")):
