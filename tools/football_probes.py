@@ -227,14 +227,24 @@ def probe_keeper_claim(engine):
         print(f"{engine} keeper_claim wide {wide}: {endings}, mean length {np.mean(lengths):.1f} steps", flush=True)
 
 
+def write_striker_scenario(folder, name, carrier_x, keeper_difficulty=None):
+    """A centre-forward with the ball at his feet, centrally, and the right keeper alone."""
+    write_scenario(folder, name, duration=100, end_on_possession="True", ball_x=carrier_x + 0.02, ball_y=0.0,
+                   carrier_x=carrier_x)
+    path = os.path.join(folder, name + ".py")
+    with open(path) as f:
+        text = f.read().replace("e_PlayerRole_CB", "e_PlayerRole_CF")
+    if keeper_difficulty is not None:
+        text = text.replace("  builder.SetBallPosition",
+                            f"  builder.config().right_team_difficulty = {keeper_difficulty}\n  builder.SetBallPosition")
+    with open(path, "w") as f:
+        f.write(text)
+
+
 def probe_shots(engine):
     folder, in_package = scenario_folder()
     name = "tfprobe_shot_14m"
-    write_scenario(folder, name, duration=100, end_on_possession="True", ball_x=0.74, ball_y=0.0, carrier_x=0.72)
-    with open(os.path.join(folder, name + ".py")) as f:
-        text = f.read().replace("e_PlayerRole_CB", "e_PlayerRole_CF")
-    with open(os.path.join(folder, name + ".py"), "w") as f:
-        f.write(text)
+    write_striker_scenario(folder, name, 0.72)
     reset, step = make_env(engine, folder, in_package, name)
     for label, direction in (("at goal", 5), ("across (top)", 3), ("across (bottom)", 7), ("diagonal top-right", 4),
                              ("away", 1), ("away diagonal", 8), ("standing", 0)):
@@ -256,14 +266,7 @@ def probe_keeper_difficulty(engine):
     for difficulty in (0.05, 0.6, 1.0):
         for metres in (16, 20, 24):
             name = f"tfprobe_keeper_{int(difficulty * 100)}_{metres}m"
-            x = 1.0 - metres / METRES_PER_UNIT
-            write_scenario(folder, name, duration=100, end_on_possession="True", ball_x=x + 0.02, ball_y=0.0, carrier_x=x)
-            path = os.path.join(folder, name + ".py")
-            with open(path) as f:
-                text = f.read().replace("e_PlayerRole_CB", "e_PlayerRole_CF")
-            text = text.replace("  builder.SetBallPosition", f"  builder.config().right_team_difficulty = {difficulty}\n  builder.SetBallPosition")
-            with open(path, "w") as f:
-                f.write(text)
+            write_striker_scenario(folder, name, 1.0 - metres / METRES_PER_UNIT, keeper_difficulty=difficulty)
             reset, step = make_env(engine, folder, in_package, name)
             endings = {}
             for seed in range(seeds):
