@@ -14,6 +14,9 @@
     $GRF_VENV/bin/python tools/football_probes.py grf turn
     $GRF_VENV/bin/python tools/football_probes.py grf flight
 
+GRF processes one team before the other, in an order it draws at random per environment
+(docs/football_fidelity.md, stop 38); ``GRF_TEAM_ORDER=0`` (left first) or ``1`` fixes it.
+
 Each probe writes small GRF-format scenario files. GRF only loads scenarios by module name
 from its own package, so they go into ``gfootball/scenarios/`` of the interpreter that runs
 this (for trackfield too, when GRF is importable; else into a temporary folder, loaded by
@@ -108,6 +111,8 @@ def make_env(engine, folder, in_package, name):
         import gfootball.env as fe
         env = fe.create_environment(env_name=name, representation="raw", render=False,
                                     number_of_left_players_agent_controls=1)
+        if os.environ.get("GRF_TEAM_ORDER") in ("0", "1"):  # else GRF draws it per environment
+            env.unwrapped._config._values["reverse_team_processing"] = os.environ["GRF_TEAM_ORDER"] == "1"
 
         def reset(seed):
             env.unwrapped._config._values["game_engine_random_seed"] = seed

@@ -14,7 +14,8 @@ namespace {
 // its keeper, scaled as every skill by 0.3 + 0.7 x difficulty) plus 100 ms x (1 -
 // difficulty). Our keeper's delay was measured on GRF's at medium (0.6), so a weaker AI's
 // keeper reacts later by the difference: 0.07 s at easy (GRF, tools/football_probes.py
-// keeper_difficulty: from 20 m its easy keeper concedes 18 of 30, its medium one 2). A
+// keeper_difficulty, both team orders: from 20 m its easy keeper concedes 21 of 60, its
+// medium one 2). A
 // stronger AI's keeps medium's timing: GRF's formula would take 0.05 s off at 1.0, and a
 // random player would then concede 1.45 / 1.88 / 2.35 a game to our easy / medium / hard
 // against GRF's 1.82 / 2.68 / 2.63 (docs/football_fidelity.md, stop 39).

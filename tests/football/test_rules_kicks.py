@@ -210,8 +210,9 @@ def test_keeper_saves_long_shots_and_is_beaten_from_close_range(scenario_file, d
 def test_a_weaker_ai_keeper_reacts_later(scenario_file):
     # GRF's AI sees the game one reaction time late, 0.1 s x (1 - difficulty) more, less
     # by its skill scaled with difficulty. Measured on GRF (tools/football_probes.py
-    # keeper_difficulty, 30 seeds): from 20 m its keeper at difficulty 0.05 concedes 18,
-    # at 0.6 2. Ours here, 60 seeds: 37 and 19 (24 and 19 before easy's keeper reacted later).
+    # keeper_difficulty, 30 seeds under each team order): from 20 m its keeper at difficulty
+    # 0.05 concedes 21 of 60, at 0.6 2. Ours here, 60 seeds: 37 and 19 (24 and 19 before
+    # easy's keeper reacted later).
     x = 1.0 - 20 / 52.5
 
     def goals(difficulty):
