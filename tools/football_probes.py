@@ -253,16 +253,22 @@ def probe_shots(engine):
     reset, step = make_env(engine, folder, in_package, name)
     for label, direction in (("at goal", 5), ("across (top)", 3), ("across (bottom)", 7), ("diagonal top-right", 4),
                              ("away", 1), ("away diagonal", 8), ("standing", 0)):
-        endings = {}
-        for seed in range(16):
-            reset(seed)
-            for action in [direction] * 4 + [12] + [direction] * 40:
-                obs, done = step(action)
-                if done:
-                    break
-            ending = episode_ending(obs, float(obs["score"][0]) - float(obs["score"][1]))
-            endings[ending] = endings.get(ending, 0) + 1
+        endings = count_endings(reset, step, [direction] * 4 + [12] + [direction] * 40, 16)
         print(f"{engine} shot running {label}: {endings}", flush=True)
+
+
+def count_endings(reset, step, actions, seeds):
+    """How the episodes ended (episode_ending) when each of the seeds plays `actions`."""
+    endings = {}
+    for seed in range(seeds):
+        reset(seed)
+        for action in actions:
+            obs, done = step(action)
+            if done:
+                break
+        ending = episode_ending(obs, float(obs["score"][0]) - float(obs["score"][1]))
+        endings[ending] = endings.get(ending, 0) + 1
+    return endings
 
 
 def probe_keeper_difficulty(engine):
@@ -273,15 +279,7 @@ def probe_keeper_difficulty(engine):
             name = f"tfprobe_keeper_{int(difficulty * 100)}_{metres}m"
             write_striker_scenario(folder, name, 1.0 - metres / METRES_PER_UNIT, keeper_difficulty=difficulty)
             reset, step = make_env(engine, folder, in_package, name)
-            endings = {}
-            for seed in range(seeds):
-                reset(seed)
-                for action in [5] * 3 + [12] + [5] * 40:
-                    obs, done = step(action)
-                    if done:
-                        break
-                ending = episode_ending(obs, float(obs["score"][0]) - float(obs["score"][1]))
-                endings[ending] = endings.get(ending, 0) + 1
+            endings = count_endings(reset, step, [5] * 3 + [12] + [5] * 40, seeds)
             print(f"{engine} keeper at difficulty {difficulty}, shot from {metres} m: {dict(sorted(endings.items()))}", flush=True)
 
 

@@ -179,6 +179,26 @@ def test_a_pass_goes_to_the_best_placed_mate_even_behind(scenario_file):
     assert obs["active"] == 0  # the agent drives the receiver, the keeper included (GRF)
 
 
+def shots_at_a_lone_keeper(scenario_file, distance_m, keeper_difficulty, seeds):
+    """A striker runs at goal from `distance_m` out for three steps and shoots at the right
+    keeper alone; returns how many of the seeds' shots the keeper held and how many scored."""
+    x = 1.0 - distance_m / 52.5
+    path = scenario_file((x + 0.02, 0.0), [(-1.0, 0.0, "GK"), (x, 0.0, "CF")], [(-1.0, 0.0, "GK")],
+                         name=f"shot_{distance_m}_{int(keeper_difficulty * 100)}", game_duration=60,
+                         deterministic=False, right_team_difficulty=keeper_difficulty, **ACADEMY_FLAGS)
+    env = trackfield.make(path, representation="raw")
+    saves = goals = 0
+    for seed in range(seeds):
+        env.reset(seed=seed)
+        for t in range(60):
+            obs, reward, terminated, truncated, _ = env.step(5 if t < 3 else (12 if t < 5 else 0))
+            if terminated or truncated:
+                break
+        goals += reward > 0
+        saves += obs["ball_owned_team"] == 1
+    return saves, goals
+
+
 @pytest.mark.parametrize("distance_m,min_saves,max_saves", [(26, 65, 100), (13, 0, 20)])
 def test_keeper_saves_long_shots_and_is_beaten_from_close_range(scenario_file, distance_m, min_saves,
                                                                max_saves):
@@ -187,19 +207,7 @@ def test_keeper_saves_long_shots_and_is_beaten_from_close_range(scenario_file, d
     # a bound is not decided by one shot. trackfield from 26 m: 69-70 of 100 caught since
     # the keeper's parry (stop 32) and first-time play (stop 36), none scored; the rest he
     # parries (79-80 caught before).
-    x = 1.0 - distance_m / 52.5
-    path = scenario_file((x + 0.02, 0.0), [(-1.0, 0.0, "GK"), (x, 0.0, "CF")], [(-1.0, 0.0, "GK")],
-                         game_duration=60, deterministic=False, right_team_difficulty=0.6, **ACADEMY_FLAGS)
-    env = trackfield.make(path, representation="raw")
-    saves = goals = 0
-    for seed in range(100):
-        env.reset(seed=seed)
-        for t in range(60):
-            obs, reward, terminated, truncated, _ = env.step(5 if t < 3 else (12 if t < 5 else 0))
-            if terminated or truncated:
-                break
-        goals += reward > 0
-        saves += obs["ball_owned_team"] == 1
+    saves, goals = shots_at_a_lone_keeper(scenario_file, distance_m, 0.6, seeds=100)
     assert min_saves <= saves <= max_saves, (saves, goals)
     if distance_m < 20:
         assert goals >= 80
@@ -213,24 +221,8 @@ def test_a_weaker_ai_keeper_reacts_later(scenario_file):
     # keeper_difficulty, 30 seeds under each team order): from 20 m its keeper at difficulty
     # 0.05 concedes 21 of 60, at 0.6 2. Ours here, 60 seeds: 37 and 19 (24 and 19 before
     # easy's keeper reacted later).
-    x = 1.0 - 20 / 52.5
-
-    def goals(difficulty):
-        path = scenario_file((x + 0.02, 0.0), [(-1.0, 0.0, "GK"), (x, 0.0, "CF")], [(-1.0, 0.0, "GK")],
-                             name=f"shot_{int(difficulty * 100)}", game_duration=60, deterministic=False,
-                             right_team_difficulty=difficulty, **ACADEMY_FLAGS)
-        env = trackfield.make(path, representation="raw")
-        scored = 0
-        for seed in range(60):
-            env.reset(seed=seed)
-            for t in range(60):
-                _, reward, terminated, truncated, _ = env.step(5 if t < 3 else (12 if t < 5 else 0))
-                if terminated or truncated:
-                    break
-            scored += reward > 0
-        return scored
-
-    easy, medium = goals(0.05), goals(0.6)
+    _, easy = shots_at_a_lone_keeper(scenario_file, 20, 0.05, seeds=60)
+    _, medium = shots_at_a_lone_keeper(scenario_file, 20, 0.6, seeds=60)
     assert easy >= medium + 12, (easy, medium)
 
 
