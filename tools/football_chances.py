@@ -22,6 +22,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.environ.get("BEHAVIOUR_STATS_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "shared", "tools")))
+from grf_team import fix_team_order_from_env  # noqa: E402
 X_METRES, Y_METRES = 54.4, 81.0  # GRF's engine metres per observation unit, along x and y
 THIRD_X, SHOT_SPEED, MOUTH = 0.4, 12.0, 0.05
 
@@ -43,8 +44,7 @@ def play(engine, scenario, games, seed0, left):
     if engine == "grf":
         import behaviour_stats as bs
         env, reset0, step0 = bs.grf_env(scenario, left)
-        if os.environ.get("GRF_TEAM_ORDER") in ("0", "1"):  # else GRF draws it (stop 38)
-            env.unwrapped._config._values["reverse_team_processing"] = os.environ["GRF_TEAM_ORDER"] == "1"
+        fix_team_order_from_env(env)
         reset = lambda seed: bs.first(reset0(seed))  # noqa: E731
         step = lambda a: (lambda r: (bs.first(r[0]), r[2]))(step0(a))  # noqa: E731
     else:

@@ -73,6 +73,8 @@ import tempfile
 
 import numpy as np
 
+from grf_team import fix_team_order_from_env
+
 HEADER = """from . import *
 def build_scenario(builder):
   builder.config().game_duration = {duration}
@@ -111,8 +113,7 @@ def make_env(engine, folder, in_package, name):
         import gfootball.env as fe
         env = fe.create_environment(env_name=name, representation="raw", render=False,
                                     number_of_left_players_agent_controls=1)
-        if os.environ.get("GRF_TEAM_ORDER") in ("0", "1"):  # else GRF draws it per environment
-            env.unwrapped._config._values["reverse_team_processing"] = os.environ["GRF_TEAM_ORDER"] == "1"
+        fix_team_order_from_env(env)
 
         def reset(seed):
             env.unwrapped._config._values["game_engine_random_seed"] = seed

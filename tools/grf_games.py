@@ -25,6 +25,7 @@ import numpy as np
 
 sys.path.insert(0, os.environ.get("BEHAVIOUR_STATS_DIR", os.path.join(os.path.dirname(__file__), "..", "..", "shared", "tools")))
 import behaviour_stats as bs  # noqa: E402
+from grf_team import fix_team_order_from_env  # noqa: E402
 
 
 def main():
@@ -34,8 +35,7 @@ def main():
     if rewards and left == 0:
         sys.exit("grf_games.py: a reward string needs a controlled left player (third argument >= 1)")
     env, reset, step = rewarded_env(scenario, left, rewards) if rewards else bs.grf_env(scenario, left)
-    if os.environ.get("GRF_TEAM_ORDER") in ("0", "1"):
-        env.unwrapped._config._values["reverse_team_processing"] = os.environ["GRF_TEAM_ORDER"] == "1"
+    fix_team_order_from_env(env)
     rng = np.random.default_rng(0)
     for game in range(games):
         started = time.time()

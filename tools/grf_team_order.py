@@ -22,6 +22,8 @@ import json
 import os
 import sys
 
+from grf_team import set_team_order
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location(
     "behaviour_stats", os.path.join(HERE, "..", "..", "shared", "tools", "behaviour_stats.py"))
@@ -38,7 +40,7 @@ def main():
 
     def grf_env_in_order(name, left):
         env, reset, step = grf_env(name, left)
-        env.unwrapped._config._values["reverse_team_processing"] = reverse
+        set_team_order(env, reverse)
 
         def reset_in_order(seed):
             obs = reset(seed)
