@@ -40,15 +40,22 @@ def trackfield_env(scenario, left):
     return reset, step
 
 
+def grf_env(scenario, left):
+    import behaviour_stats as bs
+    env, grf_reset, grf_step = bs.grf_env(scenario, left)
+    fix_team_order_from_env(env)
+
+    def reset(seed):
+        return bs.first(grf_reset(seed))
+
+    def step(action):
+        obs, _, done, _ = grf_step(action)
+        return bs.first(obs), done
+    return reset, step
+
+
 def play(engine, scenario, games, seed0, left):
-    if engine == "grf":
-        import behaviour_stats as bs
-        env, reset0, step0 = bs.grf_env(scenario, left)
-        fix_team_order_from_env(env)
-        reset = lambda seed: bs.first(reset0(seed))  # noqa: E731
-        step = lambda a: (lambda r: (bs.first(r[0]), r[2]))(step0(a))  # noqa: E731
-    else:
-        reset, step = trackfield_env(scenario, left)
+    reset, step = (grf_env if engine == "grf" else trackfield_env)(scenario, left)
     rng = np.random.default_rng(0)
     for game in range(games):
         obs = reset(seed0 + game)
