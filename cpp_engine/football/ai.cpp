@@ -241,7 +241,7 @@ float passing_odds(const World& w, int team, Vec2 from, Vec2 to, float speed_fac
 // towards goal, steered away from the nearest opponents.
 void decide_with_ball(World& w, int p, const TeamView& tv) {
   Vec2 pos = player_pos(w, p);
-  float error = 1.6f - tv.difficulty;
+  float error = ai_kick_error(tv.difficulty);
   bool blunder = !w.m.deterministic && rng_uniform(w.rng) < 0.2f * (1.0f - tv.difficulty);
 
   if (w.p.role[p] == kRoleGK) {
@@ -385,7 +385,7 @@ bool play_first_time(World& w, const ScenarioConfig& sc, int p) {
   TeamView tv = team_view(sc, team_of(p));
   Vec2 pos = player_pos(w, p);
   bool keeper = w.p.role[p] == kRoleGK;
-  float error = 1.6f - tv.difficulty;
+  float error = ai_kick_error(tv.difficulty);
   if (keeper) return keeper_plays_first_time(w, p, tv);
   if (!roll_chance(w, kFirstTimeChance)) return false;
   if (!keeper && distance(pos, tv.goal) < 11.0f + 7.0f * tv.difficulty && std::fabs(pos.y) < 14.0f) {
@@ -602,9 +602,9 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
         if (w.m.mode_steps >= kSetPieceDelaySteps) {
           Vec2 aim = w.m.game_mode == kModeGoalKick ? Vec2{tv.attack_sign, 0.0f}
                                                     : Vec2{w.p.face_x[p], w.p.face_y[p]};
-          if (w.m.game_mode == kModePenalty) shoot(w, p, tv.goal - player_pos(w, p), 1.6f - tv.difficulty);
+          if (w.m.game_mode == kModePenalty) shoot(w, p, tv.goal - player_pos(w, p), ai_kick_error(tv.difficulty));
           else try_pass(w, p, w.m.game_mode == kModeGoalKick ? kLongPass : kShortPass, aim,
-                        1.6f - tv.difficulty, kAiClearanceReach);
+                        ai_kick_error(tv.difficulty), kAiClearanceReach);
         }
         continue;
       }

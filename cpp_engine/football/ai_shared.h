@@ -16,6 +16,16 @@ struct TeamView {
 };
 TeamView team_view(const ScenarioConfig& sc, int team);
 
+// How far the AI's kicks stray (kicks.cpp scales their angular error by it): 0.6 at 1.0,
+// 1.0 at medium (the academy's two levels, where it was calibrated), and half that slope
+// below medium, 1.28 at easy. GRF's difficulty moves its kicks far less (its shot and pass
+// skills enter as 1 - 0.3 x skill); with our full slope an easy AI's attack scored a fifth
+// less than GRF's easy against a random player and against AI 1.0 (docs/football_fidelity.md,
+// stop 40).
+inline float ai_kick_error(float difficulty) {
+  return difficulty >= 0.6f ? 1.6f - difficulty : 1.0f + 0.5f * (0.6f - difficulty);
+}
+
 // Run (or sprint) to `target`, arriving rather than overshooting.
 void move_towards(World& w, int p, Vec2 target, bool sprint);
 // No run wanted this step: he stops where he is.

@@ -95,7 +95,9 @@ constexpr float kMagnetRadius = 2.5f;   // a controlled player steps onto a loos
 constexpr float kKeeperReach = 2.2f;  // a dive
 constexpr float kKeeperReactionDelay = 0.38f;  // s of a shot's flight before a keeper can touch it
 constexpr float kKeeperReactionSpan = 0.3f;    // s more until it is fully set
-constexpr float kKeeperCalibratedDifficulty = 0.6f;  // the GRF keeper the delay was measured on
+// The AI difficulty whose keeper reacts after exactly kKeeperReactionDelay; others react
+// earlier or later by GRF's reaction-time formula (keeper_reaction_lag, physics.cpp).
+constexpr float kKeeperTimingDifficulty = 0.9f;
 constexpr float kKeeperHoldOffset = 0.7f;      // m off his body: a shot this near he holds (GRF parried 0.7-1.6 m off)
 constexpr float kKeeperParryOffsetSpan = 1.0f; // m more over which holding falls ...
 constexpr float kKeeperHoldOffBodyMin = 0.2f;  // ... to this share of his usual hold

@@ -160,7 +160,7 @@ void decide_keeper(World& w, int p, const TeamView& tv, bool rush_ordered, const
 }
 
 bool keeper_plays_first_time(World& w, int p, const TeamView& tv) {
-  const float error = 1.6f - tv.difficulty;
+  const float error = ai_kick_error(tv.difficulty);
   const float amount = keeper_possession_amount(w, p);
   if (keeper_may_handle(w, p)) {
     if (amount < 3.4f) return false;  // gathered in his hands

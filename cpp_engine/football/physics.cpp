@@ -12,24 +12,24 @@ namespace {
 
 // GRF's AI sees the game one reaction time late: 80 - 40 x its reaction skill ms (1.0 for
 // its keeper, scaled as every skill by 0.3 + 0.7 x difficulty) plus 100 ms x (1 -
-// difficulty). Our keeper's delay was measured on GRF's at medium (0.6), so a weaker AI's
-// keeper reacts later by the difference: 0.07 s at easy (GRF, tools/football_probes.py
-// keeper_difficulty, both team orders: from 20 m its easy keeper concedes 21 of 60, its
-// medium one 2). A
-// stronger AI's keeps medium's timing: GRF's formula would take 0.05 s off at 1.0, and a
-// random player would then concede 1.45 / 1.88 / 2.35 a game to our easy / medium / hard
-// against GRF's 1.82 / 2.68 / 2.63 (docs/football_fidelity.md, stop 39).
+// difficulty): its keeper reacts in 162 ms at easy, 91 at medium, 46 at hard, 40 at 1.0.
+// An AI keeper reacts earlier or later than kKeeperReactionDelay by GRF's difference from
+// a keeper at kKeeperTimingDifficulty: 109 ms later at easy, 38 at medium, 6 earlier at
+// hard, 13 at 1.0. Our keeper lets through running shots GRF's blocks with his body, so
+// the timing that stands for GRF's whole keeper is fitted to full games rather than to
+// its medium keeper's shot probe (docs/football_fidelity.md, stop 40: anchored there,
+// medium's defence held AI 1.0 to 1.25 goals a game against GRF's 1.71).
 float keeper_reaction_lag(const World& w, const ScenarioConfig& sc, int keeper) {
   if (!ai_drives(w, keeper)) return 0.0f;
   const auto grf_ms = [](float d) { return 80.0f - 40.0f * (0.3f + 0.7f * d) + 100.0f * (1.0f - d); };
   const float d = team_difficulty(sc, team_of(keeper));
-  return std::fmax(grf_ms(d) - grf_ms(kKeeperCalibratedDifficulty), 0.0f) * 0.001f;
+  return (grf_ms(d) - grf_ms(kKeeperTimingDifficulty)) * 0.001f;
 }
 
 // How far a keeper has got with reacting to a shot: 0 before kKeeperReactionDelay
-// seconds of flight (and his difficulty's lag), 1 after kKeeperReactionSpan more (GRF,
-// measured with its keeper at difficulty 0.6: shots from 13 m always score, from 18 m a
-// third, from 26 m none).
+// seconds of flight (and his difficulty's lag), 1 after kKeeperReactionSpan more (first
+// fitted to GRF's keeper at difficulty 0.6: shots from 13 m always score, from 18 m a
+// third, from 26 m none; agents' keepers keep that timing).
 float keeper_reaction(const World& w, const ScenarioConfig& sc, int keeper) {
   const float delay = kKeeperReactionDelay + keeper_reaction_lag(w, sc, keeper);
   return clampf((w.ball.flight_time - delay) / kKeeperReactionSpan, 0.0f, 1.0f);
