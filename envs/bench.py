@@ -270,8 +270,9 @@ def print_strength(games: int) -> None:
 
     grf = strength.grf_figures()
     print(f"\nThe built-in AI's strength in 11 vs 11 (trackfield.football.strength), {games} games per pairing, "
-          "half of them each way round:")
-    print(strength.format_table(strength.ladder(games)))
+          "half of them each way round; real GRF 2.10.2 beside (the same pairings, its stronger AI on each side in "
+          "half the games):")
+    print(strength.format_table(strength.ladder(games), grf["ladder"]))
     print(f"\nThe AI at 1.0 against each level, as GRF's 11_vs_11_easy_stochastic / _stochastic / "
           f"_hard_stochastic with no controlled player, {games} games each; real GRF 2.10.2 beside:")
     print(strength.format_table(strength.against_grf_files(games), grf["ai_vs_ai"]))

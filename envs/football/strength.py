@@ -8,6 +8,9 @@ call, with the score of every game read when it ends:
   the left and half on the right, so the kick-off and the ends do not favour either. The
   issue asks that each level beats the one below by at least two standard errors of the
   goal difference over 20 or more games.
+  Real GRF's figures for the same pairings (``tools/grf_games.py`` with
+  ``GRF_LEFT_DIFFICULTY`` and ``GRF_RIGHT_DIFFICULTY``, the stronger AI on each side in
+  half the games) are stored and printed beside.
 * **against GRF's files**: the AI at 1.0 (the left team's default) against easy, medium
   and hard, as GRF's 11_vs_11_easy_stochastic / _stochastic / _hard_stochastic files set
   it up with no controlled player (``behaviour_stats.py --left 0``). Real GRF's figures
@@ -17,10 +20,11 @@ call, with the score of every game read when it ends:
   beside. The issue asks that it loses to the easy AI on average, conceding about as many
   goals as against GRF's AI of the same level.
 
-GRF's figures pool 30 games under each of GRF's two team processing orders
-(``reverse_team_processing``, which GRF draws once per environment at random; the team it
+GRF's figures pool the same number of games under each of GRF's two team processing
+orders: 30 a match, 45 for AI 1.0 against medium, 60 for each ladder pairing. GRF draws the
+order (``reverse_team_processing``) once per environment at random, and the team it
 processes first gains: GRF's AI 1.0 beats easy 2.97-0.27 processed first and 1.87-0.47
-processed second). ``grf_figures(team_order=...)`` gives either order alone.
+processed second. ``grf_figures(team_order=...)`` gives either order alone.
 
 ``python -m trackfield.bench football`` prints all three tables.
 """
@@ -134,16 +138,21 @@ def random_player(games: int = 20, seed: int = 0) -> list[Result]:
 
 
 def grf_figures(team_order: str | None = None) -> dict:
-    """Real GRF's stored full-game figures: ``{"ai_vs_ai"|"random": {level: Result}}``.
+    """Real GRF's stored full-game figures: ``{"ai_vs_ai"|"random"|"ladder": {level: Result}}``.
 
-    ``team_order=None`` pools both of GRF's team processing orders (60 games);
-    ``"left_team_first"`` or ``"right_team_first"`` (``TEAM_ORDERS``) gives that order's 30 alone.
+    ``ai_vs_ai`` and ``random`` are keyed by the right team's level, ``ladder`` by the weaker
+    level of each pairing (``"medium"``: hard v medium, ``"easy"``: medium v easy), as
+    ``format_table`` looks them up. ``team_order=None`` pools both of GRF's team processing
+    orders; ``"left_team_first"`` or ``"right_team_first"`` (``TEAM_ORDERS``) gives one alone.
     """
     out = {}
     for kind, first in (("ai_vs_ai", f"AI {FULL_STRENGTH:g}"), ("random", "random")):
         entries = stored_grf_entries("full_game", kind, team_order)
         out[kind] = {level: Result(first, level, v["games"], v["goals_left"], v["goals_right"], v["diff_se"])
                      for level, v in entries.items()}
+    entries = stored_grf_entries("full_game", "ladder", team_order)
+    out["ladder"] = {v["weaker"]: Result(v["stronger"], v["weaker"], v["games"], v["goals_stronger"],
+                                         v["goals_weaker"], v["diff_se"]) for v in entries.values()}
     return out
 
 

@@ -69,12 +69,15 @@ def test_grf_figures_are_stored_for_every_level():
     for kind in ("ai_vs_ai", "random"):
         assert sorted(grf[kind]) == sorted(strength.LEVELS)
         assert all(r.games >= 4 for r in grf[kind].values())
+    # GRF's own ladder, the pairings strength.ladder plays, keyed by the weaker level.
+    assert [(r.first, r.second) for r in grf["ladder"].values()] == [("hard", "medium"), ("medium", "easy")]
+    assert sorted(grf["ladder"]) == ["easy", "medium"] and all(r.games >= 60 for r in grf["ladder"].values())
 
 
 def test_grf_figures_pool_both_team_processing_orders():
     pooled = strength.grf_figures()
     left_first, right_first = (strength.grf_figures(order) for order in strength.TEAM_ORDERS)
-    for kind in ("ai_vs_ai", "random"):
+    for kind in ("ai_vs_ai", "random", "ladder"):
         for level, grf in pooled[kind].items():
             a, b = left_first[kind][level], right_first[kind][level]
             assert grf.games == a.games + b.games
@@ -95,3 +98,4 @@ def test_bench_prints_the_three_tables_with_grf_beside(capsys):
     assert "| hard v medium | 4 |" in out and "| medium v easy | 4 |" in out
     assert "| AI 1 v easy | 4 |" in out and "| random v hard | 4 |" in out
     assert "60, 2.42 - 0.37, +2.05 +- 0.22" in out  # GRF's stored AI 1.0 v easy
+    assert "| hard v medium | 4 |" in out.splitlines()[4] and "120, 1.35 - 0.78, +0.58 +- 0.12" in out  # GRF's ladder
