@@ -17,8 +17,8 @@ namespace {
 // a keeper at kKeeperTimingDifficulty: 109 ms later at easy, 38 at medium, 6 earlier at
 // hard, 13 at 1.0. Our keeper lets through running shots GRF's blocks with his body, so
 // the timing that stands for GRF's whole keeper is fitted to full games rather than to
-// its medium keeper's shot probe (docs/football_fidelity.md, stop 40: anchored there,
-// medium's defence held AI 1.0 to 1.25 goals a game against GRF's 1.71).
+// its medium keeper's shot probe (docs/football_fidelity.md, stop 40: with medium's keeper
+// on the bare delay, AI 1.0 scored 1.25-1.30 goals a game against medium, GRF's AI 1.71).
 float keeper_reaction_lag(const World& w, const ScenarioConfig& sc, int keeper) {
   if (!ai_drives(w, keeper)) return 0.0f;
   const auto grf_ms = [](float d) { return 80.0f - 40.0f * (0.3f + 0.7f * d) + 100.0f * (1.0f - d); };
