@@ -124,12 +124,17 @@ void update_race(RaceWorld& w, const RaceConfig& cfg, const float* old_s) {
     // The start line is s = 0: wrapping forward past it completes a lap, backward undoes one.
     if (ds > 0.0f && c.s < old_s[i]) {
       w.lap[i] += 1;
-      if (w.lap_start_time[i] >= 0.0f) {  // negative until the first crossing: a launch is not a lap
+      // Timed only after a lap's distance since the last forward crossing (negative until
+      // the first: a launch is not a lap); a car that backs over the line and crosses it
+      // again has not driven one.
+      const bool drove_a_lap = w.progress[i] - w.lap_start_progress[i] > 0.5f * track.length;
+      if (w.lap_start_time[i] >= 0.0f && drove_a_lap) {
         float lap_s = w.time_s - w.lap_start_time[i];
         w.last_lap_s[i] = lap_s;
         if (w.best_lap_s[i] <= 0.0f || lap_s < w.best_lap_s[i]) w.best_lap_s[i] = lap_s;
       }
       w.lap_start_time[i] = w.time_s;
+      w.lap_start_progress[i] = w.progress[i];
       if (cfg.laps > 0 && w.lap[i] >= cfg.laps && !w.finished[i]) {
         w.finished[i] = true;
         w.finish_time[i] = w.time_s;

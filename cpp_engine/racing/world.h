@@ -44,6 +44,7 @@ struct RaceWorld {
                                 // start line on a grid, the first car otherwise), m: orders the field
   int lap[kMaxCars];            // start-line crossings since the start
   float lap_start_time[kMaxCars], last_lap_s[kMaxCars], best_lap_s[kMaxCars];
+  float lap_start_progress[kMaxCars];  // progress at the last forward crossing, m
   float off_time[kMaxCars];     // cumulative off-course time under the rule, s
   float tyre_off_time[kMaxCars][4];
   float wall_time[kMaxCars];    // cumulative wall-contact time, s

@@ -123,7 +123,7 @@ class RacingEnv(BatchEnv):
     | off_course, off_course_s | off course under `off_course_rule` now, cumulative time |
     | tyres_out, tyre_off_s | each tyre (FL, FR, RL, RR) out now, and its cumulative time out |
     | wall_s, contact_s | cumulative wall and car-contact time |
-    | last_lap_s, best_lap_s, finished | lap times (0 if none), race distance covered |
+    | last_lap_s, best_lap_s, finished | lap times (0 if none; a lap runs between forward crossings of the start line a lap apart, so backing over it and back is none), race distance covered |
     | slipstream, heading_error | wake strength 0..1, heading minus the centre line's (rad) |
     | penalty_s | slow-down penalty still to serve (`penalties=True`) |
     | reward_components | the unweighted components above |
