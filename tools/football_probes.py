@@ -17,10 +17,10 @@
 GRF processes one team before the other, in an order it draws at random per environment
 (docs/football_fidelity.md, stop 38); ``GRF_TEAM_ORDER=0`` (left first) or ``1`` fixes it.
 
-Each probe writes small GRF-format scenario files. GRF only loads scenarios by module name
-from its own package, so they go into ``gfootball/scenarios/`` of the interpreter that runs
-this (for trackfield too, when GRF is importable; else into a temporary folder, loaded by
-path). The files are named ``tfprobe_*`` and can be deleted afterwards.
+Each probe writes small GRF-format scenario files (``tfprobe_*``) into a temporary folder.
+trackfield loads them by path; GRF only loads scenarios by module name from its own package,
+so each is registered as ``gfootball.scenarios.<name>`` in ``sys.modules`` (as
+``tools/grf_games.py`` does), and nothing is written into GRF's installation.
 
 passes: a left player 15-60 m from his only outfield team-mate (behind him, ``back``, or
   ahead, ``ahead``) runs at him for four steps and presses one kick (short, long or high
@@ -95,11 +95,17 @@ METRES_PER_UNIT = 54.4  # GRF's engine: ball x metres per observation unit
 
 
 def scenario_folder():
-    try:
-        import gfootball.scenarios as scenarios
-        return os.path.dirname(scenarios.__file__), True
-    except ImportError:
-        return tempfile.mkdtemp(), False
+    return tempfile.mkdtemp(prefix="tfprobe_")
+
+
+def register_grf_scenario(folder, name):
+    """Registers the scenario file as GRF's module ``gfootball.scenarios.<name>``."""
+    import importlib.util
+    import gfootball.scenarios  # noqa: F401  (the package its "from . import *" reads)
+    spec = importlib.util.spec_from_file_location(f"gfootball.scenarios.{name}", os.path.join(folder, name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
 
 
 def write_scenario(folder, name, **fields):
@@ -108,8 +114,9 @@ def write_scenario(folder, name, **fields):
         f.write(HEADER.format(**fields))
 
 
-def make_env(engine, folder, in_package, name):
+def make_env(engine, folder, name):
     if engine == "grf":
+        register_grf_scenario(folder, name)
         import gfootball.env as fe
         env = fe.create_environment(env_name=name, representation="raw", render=False,
                                     number_of_left_players_agent_controls=1)
@@ -136,14 +143,14 @@ def make_env(engine, folder, in_package, name):
 
 
 def probe_passes(engine):
-    folder, in_package = scenario_folder()
+    folder = scenario_folder()
     for way, carrier_x, sign, run in (("back", 0.3, -1.0, 1), ("ahead", -0.5, 1.0, 5)):
         for metres in (15, 25, 35, 45, 60):
             name = f"tfprobe_pass_{way}_{metres}"
             mate_x = carrier_x + sign * metres / METRES_PER_UNIT
             write_scenario(folder, name, duration=100, end_on_possession="False", ball_x=carrier_x, ball_y=0.0,
                            carrier_x=carrier_x, mate=f"  builder.AddPlayer({mate_x:.4f}, 0.0, e_PlayerRole_CB)\n")
-            reset, step = make_env(engine, folder, in_package, name)
+            reset, step = make_env(engine, folder, name)
             for kick, action in KICKS.items():
                 cells = []
                 for seed in range(4):
@@ -160,14 +167,14 @@ def probe_passes(engine):
 
 
 def probe_flight(engine):
-    folder, in_package = scenario_folder()
+    folder = scenario_folder()
     carrier_x = -0.6
     for metres in (15, 25, 35, 45, 60, 80):
         name = f"tfprobe_flight_{metres}"
         mate_x = carrier_x + metres / METRES_PER_UNIT
         write_scenario(folder, name, duration=100, end_on_possession="False", ball_x=carrier_x, ball_y=0.0,
                        carrier_x=carrier_x, mate=f"  builder.AddPlayer({mate_x:.4f}, 0.0, e_PlayerRole_CB)\n")
-        reset, step = make_env(engine, folder, in_package, name)
+        reset, step = make_env(engine, folder, name)
         for kick in ("long", "high"):
             rows = []
             for seed in range(8):
@@ -209,7 +216,7 @@ def episode_ending(obs, total_reward):
 
 
 def probe_keeper_claim(engine):
-    folder, in_package = scenario_folder()
+    folder = scenario_folder()
     for wide in (0.0, 0.15):
         name = f"tfprobe_keeper_claim_{int(wide * 100)}"
         write_scenario(folder, name, duration=100, end_on_possession="True", ball_x=0.62, ball_y=wide,
@@ -219,7 +226,7 @@ def probe_keeper_claim(engine):
                                     f"builder.AddPlayer(0.6, {wide}, e_PlayerRole_CF)")
         with open(os.path.join(folder, name + ".py"), "w") as f:
             f.write(text)
-        reset, step = make_env(engine, folder, in_package, name)
+        reset, step = make_env(engine, folder, name)
         endings, lengths = {}, []
         for seed in range(20):
             reset(seed)
@@ -248,10 +255,10 @@ def write_striker_scenario(folder, name, carrier_x, keeper_difficulty=None):
 
 
 def probe_shots(engine):
-    folder, in_package = scenario_folder()
+    folder = scenario_folder()
     name = "tfprobe_shot_14m"
     write_striker_scenario(folder, name, 0.72)
-    reset, step = make_env(engine, folder, in_package, name)
+    reset, step = make_env(engine, folder, name)
     for label, direction in (("at goal", 5), ("across (top)", 3), ("across (bottom)", 7), ("diagonal top-right", 4),
                              ("away", 1), ("away diagonal", 8), ("standing", 0)):
         endings = count_endings(reset, step, [direction] * 4 + [12] + [direction] * 40, 16)
@@ -273,13 +280,13 @@ def count_endings(reset, step, actions, seeds):
 
 
 def probe_keeper_difficulty(engine):
-    folder, in_package = scenario_folder()
+    folder = scenario_folder()
     seeds = int(os.environ.get("PROBE_SEEDS", "30"))
     for difficulty in (0.05, 0.6, 1.0):
         for metres in (16, 20, 24):
             name = f"tfprobe_keeper_{int(difficulty * 100)}_{metres}m"
             write_striker_scenario(folder, name, 1.0 - metres / METRES_PER_UNIT, keeper_difficulty=difficulty)
-            reset, step = make_env(engine, folder, in_package, name)
+            reset, step = make_env(engine, folder, name)
             endings = count_endings(reset, step, [5] * 3 + [12] + [5] * 40, seeds)
             print(f"{engine} keeper at difficulty {difficulty}, shot from {metres} m: {dict(sorted(endings.items()))}", flush=True)
 
@@ -330,10 +337,10 @@ def probe_scripted(engine):
 
 
 def probe_loose_ball(engine):
-    folder, in_package = scenario_folder()
+    folder = scenario_folder()
     name = "tfprobe_loose_ball"
     write_scenario(folder, name, duration=400, end_on_possession="True", ball_x=0.4, ball_y=0.1, carrier_x=0.0)
-    reset, step = make_env(engine, folder, in_package, name)
+    reset, step = make_env(engine, folder, name)
     obs = reset(0)
     for t in range(60):
         if t % 10 == 0:
@@ -345,12 +352,12 @@ def probe_loose_ball(engine):
 
 
 def probe_kick_buffer(engine):
-    folder, in_package = scenario_folder()
+    folder = scenario_folder()
     for metres in (3, 6, 10, 15, 20, 28):
         name = f"tfprobe_buffer_{metres}"
         write_scenario(folder, name, duration=400, end_on_possession="True", ball_x=metres / METRES_PER_UNIT,
                        ball_y=0.0, carrier_x=0.0)
-        reset, step = make_env(engine, folder, in_package, name)
+        reset, step = make_env(engine, folder, name)
         cells = []
         for seed in range(2):
             reset(seed)
@@ -406,12 +413,12 @@ def probe_first_touch(engine):
 
 
 def probe_duel(engine):
-    folder, in_package = scenario_folder()
+    folder = scenario_folder()
     name = "tfprobe_duel"
     write_scenario(folder, name, duration=200, end_on_possession="True", ball_x=0.02, ball_y=0.0, carrier_x=0.0)
     with open(os.path.join(folder, name + ".py"), "a") as f:
         f.write("  builder.AddPlayer(-0.4, 0.0, e_PlayerRole_CB)\n")
-    reset, step = make_env(engine, folder, in_package, name)
+    reset, step = make_env(engine, folder, name)
     for variant, lead in (("run", []), ("sprint", [13]), ("dribble", [17])):
         endings, lengths, where = {}, [], []
         for seed in range(20):
@@ -437,7 +444,7 @@ def probe_turn(engine):
     # TURN_DIFFICULTY sets the left team's difficulty (GRF scales every player's stats by
     # 0.3 + 0.7 x difficulty, whoever controls him).
     difficulty = float(os.environ.get("TURN_DIFFICULTY", "1.0"))
-    folder, in_package = scenario_folder()
+    folder = scenario_folder()
     name = "tfprobe_turn"
     for suffix, ball_x, ball_y in (("", 0.5, -0.38), ("_ball", -0.28, 0.0)):
         write_scenario(folder, name + suffix, duration=200, end_on_possession="False", ball_x=ball_x, ball_y=ball_y,
@@ -449,7 +456,7 @@ def probe_turn(engine):
         cases += (("back-up", 2, "_ball"), ("ahead-up", 4, "_ball"))
     pace = {"sprint": 13, "run": 5, "dribble": 17}[os.environ.get("TURN_PACE", "sprint")]
     for turn, action, ball in cases:
-        reset, step = make_env(engine, folder, in_package, name + ball)
+        reset, step = make_env(engine, folder, name + ball)
         runs = []
         for seed in range(3):
             reset(seed)
