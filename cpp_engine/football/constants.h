@@ -93,8 +93,13 @@ constexpr float kReceiverRadius = 1.3f;   // ... and the intended receiver of a 
 constexpr float kBallReach = 0.7f;      // a player this near the ball can play it
 constexpr float kMagnetRadius = 2.5f;   // a controlled player steps onto a loose ball this near
 constexpr float kKeeperReach = 2.2f;  // a dive
-constexpr float kKeeperReactionDelay = 0.38f;  // s of a shot's flight before a keeper can touch it
-constexpr float kKeeperReactionSpan = 0.3f;    // s more until it is fully set
+// A keeper gets a hand to a shot if, by the time it reaches him, he has reacted and, for a
+// shot wide of his hands, dived across (keeper_reaction, physics.cpp; fitted to GRF's keeper:
+// running shots at his middle from 16 m mostly score against medium, from 20 m almost never).
+constexpr float kKeeperReactionDelay = 0.30f;  // s of a shot's flight before a keeper can touch it
+constexpr float kKeeperReactionSpan = 0.1f;    // s more until he is fully set
+constexpr float kKeeperHandReach = 0.8f;       // m off his body he reaches without a dive
+constexpr float kKeeperDiveSpeed = 2.5f;       // m/s: each m beyond that costs 0.4 s more
 // The AI difficulty whose keeper reacts after exactly kKeeperReactionDelay; others react
 // earlier or later by GRF's reaction-time formula (keeper_reaction_lag, physics.cpp).
 constexpr float kKeeperTimingDifficulty = 0.9f;
@@ -113,6 +118,8 @@ constexpr float kTackleRadius = 1.3f;
 constexpr float kShotStandingPace = 1.0f;  // m/s: an agent's shot from slower is a standing one
 constexpr float kStandingShotPower = 0.55f;  // GRF's shot power factors for a standing player
 constexpr float kShotRunPull = 0.3f;        // rad an agent's shot turns towards a run across it
+constexpr float kAgentShotSpread = 0.5f;    // m at the goal line, about GRF's auto-directed target
+constexpr float kAiShotWideChance = 0.48f;  // an AI shot struck wide of a post (GRF: about half)
 constexpr float kShotAwaySpread = 0.4f;     // rad of error for a shot struck against the run
 constexpr float kKeeperClaimChance = 0.8f;  // per step, a keeper at a dribbler's ball in his box
 constexpr float kKeeperFootBallSpeed = 10.0f;  // m/s: a ball this slow a keeper may play first time

@@ -107,8 +107,11 @@ void decide_keeper(World& w, int p, const TeamView& tv, bool rush_ordered, const
     return;
   }
   float toward_goal = b.vx * -tv.attack_sign;
-  // A shot on the way: get across to where it crosses the line.
-  if (b.owner < 0 && toward_goal > 4.0f) {
+  // A shot on the way: get across to where it crosses the line. Not in the step it is
+  // struck: the teams decide in turn, so the right keeper would see a shot the left team
+  // struck this step and the left keeper never sees the right team's before the next;
+  // with that, two AIs of one level gave the right side 0.23 goals a game more.
+  if (b.owner < 0 && toward_goal > 4.0f && b.flight_time > 0.0f) {
     float t = std::fabs(goal.x - b.x) / toward_goal;
     float cross_y = b.y + b.vy * t;
     if (t < 2.5f && std::fabs(cross_y) < kGoalHalfWidth + 2.0f) {

@@ -134,13 +134,13 @@ bool try_pass(World& w, int player, int kind, Vec2 aim, float error_scale, float
   return true;
 }
 
-void shoot(World& w, int player, Vec2 aim, float error_scale) {
-  if (w.ball.owner != player) return;
-  const bool deterministic = w.m.deterministic;
-  int team = team_of(player);
-  Vec2 from = ball_kick_origin(w);
-  float goal_x = attack_goal_x(team);
-  // Aim inside a post: the side the player steers towards, else away from the keeper.
+namespace {
+
+// The AI aims inside a post: the side it steers towards, else away from the keeper. GRF's
+// AI shots are wild, but not at the keeper: over 8 games half went wide and none was held
+// (its error is in the kick's animation), so a share of ours is struck wide of a post.
+Vec2 ai_shot_target(World& w, int player, Vec2 aim, Vec2 from) {
+  const int team = team_of(player);
   float side;
   float lateral = team == 0 ? aim.y : -aim.y;
   if (std::fabs(lateral) > 0.3f) {
@@ -155,17 +155,56 @@ void shoot(World& w, int player, Vec2 aim, float error_scale) {
     float keeper_y = keeper >= 0 ? w.p.y[keeper] : 0.0f;
     side = keeper_y > from.y * 0.2f ? -1.0f : 1.0f;
   }
-  Vec2 target{goal_x, side * (kGoalHalfWidth - 0.75f)};
-  Vec2 delta = target - from;
-  float dist = std::fmax(length(delta), 1.0f);
-  Vec2 dir = delta * (1.0f / dist);
+  Vec2 target{attack_goal_x(team), side * (kGoalHalfWidth - 0.75f)};
+  // From close in the goal is too wide to miss: the share grows from none at 3 m to all of
+  // kAiShotWideChance from 9 m (GRF's AI shoots from 13-23 m, a median of 13).
+  const float wide = kAiShotWideChance * clampf((distance(from, target) - 3.0f) / 6.0f, 0.0f, 1.0f);
+  if (!w.m.deterministic && rng_uniform(w.rng) < wide)
+    target.y = side * (kGoalHalfWidth + 0.3f + 2.5f * rng_uniform(w.rng));
+  return target;
+}
+
+// An agent's shot goes where GRF's auto-direction (AI_GetShotDirection, at full weight for
+// a shot) sends it: as far off the goal's middle as the held direction (else the facing)
+// is off the line to goal, up to 0.9 of the half-width at 90 degrees, from where the run
+// takes him in 0.12 s. Held straight at goal, it goes at the middle, where the keeper is.
+Vec2 agent_shot_direction(World& w, int player, Vec2 aim) {
+  const float goal_x = attack_goal_x(team_of(player));
+  const Vec2 input = normalized(aim, Vec2{goal_x > 0.0f ? 1.0f : -1.0f, 0.0f});
+  const Vec2 eye = player_pos(w, player) + player_vel(w, player) * 0.12f;
+  const Vec2 to_goal = normalized(Vec2{goal_x, 0.0f} - eye);
+  const float off_line = std::atan2(cross(to_goal, input), dot(to_goal, input));
+  float side = clampf(off_line / (0.5f * kPi), -1.0f, 1.0f);
+  side = std::pow(std::fabs(side), 0.7f) * (side < 0.0f ? -1.0f : 1.0f);
+  const float spread = w.m.deterministic ? 0.0f : kAgentShotSpread * rng_normal(w.rng);
+  const Vec2 target{goal_x, side * kGoalHalfWidth * 0.9f * (to_goal.x > 0.0f ? 1.0f : -1.0f) + spread};
+  return normalized(target - eye, input);
+}
+
+}  // namespace
+
+void shoot(World& w, int player, Vec2 aim, float error_scale) {
+  if (w.ball.owner != player) return;
+  const bool deterministic = w.m.deterministic;
+  const Vec2 from = ball_kick_origin(w);
+  const bool agent = !ai_drives(w, player);
+  Vec2 dir;
+  float dist;
+  if (agent) {
+    dir = agent_shot_direction(w, player, aim);
+    dist = std::fmax(distance(from, Vec2{attack_goal_x(team_of(player)), 0.0f}), 1.0f);
+  } else {
+    const Vec2 delta = ai_shot_target(w, player, aim, from) - from;
+    dist = std::fmax(length(delta), 1.0f);
+    dir = delta * (1.0f / dist);
+  }
   // GRF's shots are accurate: from 13-26 m almost none miss the target.
   if (!deterministic) dir = rotated(dir, kick_error(w, player, 0.012f + 0.0016f * dist, error_scale));
   // Driven low, as GRF's (measured: 12-50 m shots never rise above 0.8 m), so from
   // far out the grass slows the ball to a keeper's pace (about 10 m/s 25 m on) and from
   // 40 m and more it stops short of the goal.
   float speed = kShotSpeed;
-  if (!ai_drives(w, player)) {
+  if (agent) {
     // An agent's shot is struck the way his run goes (GRF's shot vector weighs the body's
     // movement against the aim; tools/football_probes.py shots, 14 m out, 16 seeds: running
     // at goal 9-15 score, across the goal 0 (all wide), away from it 2-3, standing 1 (a

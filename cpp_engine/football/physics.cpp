@@ -15,10 +15,7 @@ namespace {
 // difficulty): its keeper reacts in 162 ms at easy, 91 at medium, 46 at hard, 40 at 1.0.
 // An AI keeper reacts earlier or later than kKeeperReactionDelay by GRF's difference from
 // a keeper at kKeeperTimingDifficulty: 109 ms later at easy, 38 at medium, 6 earlier at
-// hard, 13 at 1.0. Our keeper lets through running shots GRF's blocks with his body, so
-// the timing that stands for GRF's whole keeper is fitted to full games rather than to
-// its medium keeper's shot probe (docs/football_fidelity.md, stop 40: with medium's keeper
-// on the bare delay, AI 1.0 scored 1.25-1.30 goals a game against medium, GRF's AI 1.71).
+// hard, 13 at 1.0 (docs/football_fidelity.md, stop 40).
 float keeper_reaction_lag(const World& w, const ScenarioConfig& sc, int keeper) {
   if (!ai_drives(w, keeper)) return 0.0f;
   const auto grf_ms = [](float d) { return 80.0f - 40.0f * (0.3f + 0.7f * d) + 100.0f * (1.0f - d); };
@@ -26,13 +23,35 @@ float keeper_reaction_lag(const World& w, const ScenarioConfig& sc, int keeper) 
   return (grf_ms(d) - grf_ms(kKeeperTimingDifficulty)) * 0.001f;
 }
 
-// How far a keeper has got with reacting to a shot: 0 before kKeeperReactionDelay
-// seconds of flight (and his difficulty's lag), 1 after kKeeperReactionSpan more (first
-// fitted to GRF's keeper at difficulty 0.6: shots from 13 m always score, from 18 m a
-// third, from 26 m none; agents' keepers keep that timing).
+// How far off the keeper's body a shot passes: its path's distance from him.
+float shot_offset_from(const World& w, int keeper) {
+  const Vec2 v{w.ball.vx, w.ball.vy};
+  const float speed = length(v);
+  if (speed < 1e-3f) return 0.0f;
+  return std::fabs(cross(v * (1.0f / speed), player_pos(w, keeper) - ball_pos(w)));
+}
+
+// Seconds from the strike until the ball passes the keeper: its flight so far and the
+// time until it is level with him. He is judged on the ball reaching him, not on its
+// entering his reach (2.2 m out, 0.08 s earlier for a shot at his middle).
+float shot_time_at_keeper(const World& w, int keeper) {
+  const Vec2 v{w.ball.vx, w.ball.vy};
+  const float v2 = dot(v, v);
+  const float still_to_come = v2 > 1e-6f ? dot(player_pos(w, keeper) - ball_pos(w), v) / v2 : 0.0f;
+  return w.ball.flight_time + std::fmax(still_to_come, 0.0f);
+}
+
+// How far a keeper has got with a shot by the time it reaches him: 0 before his reaction
+// (kKeeperReactionDelay and his difficulty's lag) and, for a shot wide of his hands, a dive
+// across (kKeeperDiveSpeed beyond kKeeperHandReach), 1 after kKeeperReactionSpan more.
+// GRF's medium keeper lets in three in four running shots at his middle from 14-16 m and
+// stops nearly all from 20 m (tools/football_probes.py keeper_difficulty), yet its AI's
+// placed shots beat him (none of them held in 8 games): time to the ball and distance off
+// his body both count.
 float keeper_reaction(const World& w, const ScenarioConfig& sc, int keeper) {
-  const float delay = kKeeperReactionDelay + keeper_reaction_lag(w, sc, keeper);
-  return clampf((w.ball.flight_time - delay) / kKeeperReactionSpan, 0.0f, 1.0f);
+  const float dive = std::fmax(shot_offset_from(w, keeper) - kKeeperHandReach, 0.0f) / kKeeperDiveSpeed;
+  const float needed = kKeeperReactionDelay + keeper_reaction_lag(w, sc, keeper) + dive;
+  return clampf((shot_time_at_keeper(w, keeper) - needed) / kKeeperReactionSpan, 0.0f, 1.0f);
 }
 
 // Probability that a player brings the ball under control at this ball speed.
@@ -365,14 +384,6 @@ bool ball_bound_for_goal(const World& w, int team) {
   const float y_at_line = w.ball.y + w.ball.vy * (to_line / w.ball.vx);
   const float path = std::fabs(to_line) * speed / std::fabs(w.ball.vx);
   return std::fabs(y_at_line) < kGoalHalfWidth + 1.0f && rolling_distance(speed, 10.0f) > path;
-}
-
-// How far off the keeper's body a shot passes: its path's distance from him.
-static float shot_offset_from(const World& w, int keeper) {
-  const Vec2 v{w.ball.vx, w.ball.vy};
-  const float speed = length(v);
-  if (speed < 1e-3f) return 0.0f;
-  return std::fabs(cross(v * (1.0f / speed), player_pos(w, keeper) - ball_pos(w)));
 }
 
 // GRF's keeper holds a shot struck at his body (a 26 m shot straight at him, 28 of 30)

@@ -134,8 +134,10 @@ class FootballEnv(BatchEnv):
 
     Movement, sprint and dribble (and the full set's keeper_rush, pressure and
     team_pressure) are sticky until released. Passes go to the team-mate best placed
-    in the kicking direction; shots aim inside a post with an error that grows with
-    distance, pressure and fatigue. As in GRF, a kick pressed on the way to a ball the
+    in the kicking direction. A shot goes where GRF's auto-direction sends it: at the
+    goal's middle with the direction held straight at goal, towards a post the further
+    the held direction (else the facing) is off that line, and wide when it is struck
+    across or against the run; its error grows with distance, pressure and fatigue. As in GRF, a kick pressed on the way to a ball the
     player's team will win (he is its designated possession player, or nearly as quick
     to it as the opponents) stays queued for 2 s and is played as his first touch; a
     press while an opponent has the ball, or on an episode's first step, does nothing.

@@ -102,18 +102,24 @@ def test_the_shared_indices_play_the_same_game_in_every_set():
 
 
 def test_builtin_ai_plays_the_agents_player():
-    # The AI on the ball 11 m from an empty goal shoots and scores; an idle agent does not.
+    # The AI on the ball 11 m from an empty goal shoots; an idle agent does not. About half
+    # of the AI's shots from there go wide, as GRF's AI's do, so it scores in some episodes.
     goals = {"builtin_ai": 0, "idle": 0}
-    for seed in range(4):
+    shots = {"builtin_ai": 0, "idle": 0}
+    for seed in range(8):
         for name in goals:
-            env = trackfield.make("academy_empty_goal_close", action_set="v2")
+            env = trackfield.make("academy_empty_goal_close", action_set="v2", representation="raw")
             env.reset(seed=seed)
+            shot = False
             for _ in range(80):
-                _, reward, terminated, truncated, _ = env.step(A[name])
+                obs, reward, terminated, truncated, _ = env.step(A[name])
+                shot |= obs["ball_owned_team"] == -1 and obs["ball_direction"][0] * 52.5 * 10 > 15.0  # m/s
                 if terminated or truncated:
                     break
             goals[name] += reward == 1.0
-    assert goals["builtin_ai"] >= 3 and goals["idle"] == 0
+            shots[name] += shot
+    assert shots["builtin_ai"] >= 7 and goals["builtin_ai"] >= 2
+    assert shots["idle"] == 0 and goals["idle"] == 0
 
 
 

@@ -250,6 +250,7 @@ def test_right_team_agent_rewards_are_from_its_side(scenario_file):
     obs, reward, _, _, info = env.step(0)
     assert obs["ball_owned_team"] == 0 and info["ball_owned_team"] == 1
     assert reward == pytest.approx(0.8, abs=1e-5)
+    env.step(3)  # towards goal ("top" in its frame): GRF aims a shot by the direction held
     for _ in range(40):
         obs, reward, terminated, truncated, info = env.step(12)
         if terminated or truncated:
