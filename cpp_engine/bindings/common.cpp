@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/rng.h"
+#include "common/snapshot.h"
 #include "common/spatial_hash.h"
 
 namespace py = pybind11;
@@ -13,6 +14,18 @@ namespace py = pybind11;
 namespace trackfield::bindings {
 
 void bind_common(py::module_& m) {
+  m.def(
+      "reseal_snapshot",
+      [](py::bytes state) {
+        std::string bytes = state;
+        if (bytes.size() < sizeof(SnapshotHeader)) throw py::value_error("state: too short to be a snapshot");
+        const uint64_t sum = fingerprint_bytes(bytes.data() + sizeof(SnapshotHeader), bytes.size() - sizeof(SnapshotHeader));
+        std::memcpy(&bytes[offsetof(SnapshotHeader, payload_checksum)], &sum, sizeof(sum));
+        return py::bytes(bytes);
+      },
+      py::arg("state"),
+      "The snapshot with its payload checksum recomputed, as an edited snapshot would carry "
+      "(for fuzzing the restore's own field checks).");
   m.def(
       "rng_uniform",
       [](uint64_t seed, uint64_t stream, int n) {

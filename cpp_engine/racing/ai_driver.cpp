@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/angle.h"
+
 namespace trackfield::racing {
 
 namespace {
@@ -166,9 +168,7 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
   float ex = self.x - (line.x[k] + shift * line.normal_x[k]), ey = self.y - (line.y[k] + shift * line.normal_y[k]);
   float lateral_error = ex * line.normal_x[k] + ey * line.normal_y[k];  // + left of the line
   float line_heading = std::atan2(-line.normal_x[kp], line.normal_y[kp]);
-  float heading_error = line_heading - self.yaw;
-  while (heading_error > 3.14159265f) heading_error -= 6.2831853f;
-  while (heading_error < -3.14159265f) heading_error += 6.2831853f;
+  float heading_error = wrap_pi(line_heading - self.yaw);
   float kappa = line.curvature[kp];
   float feedforward = std::atan(p.wheelbase * kappa);
   float correction = heading_error + std::atan2(-kLateralGain * lateral_error, v + 5.0f);

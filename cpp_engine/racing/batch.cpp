@@ -9,6 +9,7 @@
 #include "common/snapshot.h"
 #include "racing/obs.h"
 #include "racing/race_state.h"
+#include "racing/restore_check.h"
 #include "racing/step.h"
 
 template class trackfield::Batch<trackfield::racing::RacingDomain>;
@@ -237,15 +238,11 @@ void RacingDomain::write_info(const World& w, const Config& cfg, double* world_i
 }
 
 void RacingDomain::check_world(const World& w, const Config& cfg) {
+  check_restored_world(w, cfg);
   const int n = cfg.track->n;
-  require(w.control_head >= 0 && w.control_head <= kMaxControlDelay, "snapshot: control ring index out of range");
-  require(w.seen_head >= 0 && w.seen_head < kObservationRing, "snapshot: observation ring index out of range");
-  for (int i = 0; i < cfg.num_cars(); ++i) {
-    require(w.car[i].track_segment >= 0 && w.car[i].track_segment < n, "snapshot: a car's track segment is out of range");
+  for (int i = 0; i < cfg.num_cars(); ++i)
     for (const auto& row : w.seen)
       require(row[i].car.track_segment >= 0 && row[i].car.track_segment < n, "snapshot: an observed car's track segment is out of range");
-    require(std::isfinite(w.car[i].x) && std::isfinite(w.car[i].y), "snapshot: a car's position is not finite");
-  }
 }
 
 }  // namespace trackfield::racing

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "racing/car.h"
+#include "common/angle.h"
 
 namespace trackfield::racing {
 
@@ -21,11 +22,7 @@ constexpr float kWallFriction = 0.35f;
 constexpr float kAidLimit = 0.95f;
 constexpr float kAbsFloor = 0.3f;
 
-float wrap_angle(float a) {
-  while (a >= kPi) a -= 2.0f * kPi;
-  while (a < -kPi) a += 2.0f * kPi;
-  return a;
-}
+float wrap_angle(float a) { return wrap_pi(a); }  // O(1) for any angle
 
 float magic_formula(float slip_angle, const CarParams& p) {
   float ba = p.pacejka_b * slip_angle;

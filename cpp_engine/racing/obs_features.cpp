@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "racing/obs.h"
+#include "common/angle.h"
 #include "racing/step.h"
 
 namespace trackfield::racing {
@@ -56,11 +57,7 @@ struct Writer {
   void put(float x) { *out++ = (x - mid) * inv_scale; }
 };
 
-float wrap_angle(float a) {
-  while (a > kPi) a -= 2 * kPi;
-  while (a < -kPi) a += 2 * kPi;
-  return a;
-}
+float wrap_angle(float a) { return wrap_pi(a); }  // O(1) for any angle
 
 // World-frame planar vectors of a car's velocity and acceleration.
 void world_motion(const CarState& c, float* v, float* a) {
