@@ -11,6 +11,7 @@
 #include "driving/obs_view.h"
 #include "driving/observed.h"
 #include "driving/step.h"
+#include "driving/restore_check.h"
 
 template class trackfield::Batch<trackfield::driving::DriveDomain>;
 
@@ -199,6 +200,7 @@ void DriveDomain::write_info(const World& w, const Config& cfg, double* world_in
 }
 
 void DriveDomain::check_world(const World& w, const Config& cfg) {
+  check_restored_world(w);
   require(w.map_id >= 0 && w.map_id < static_cast<int>(cfg.maps.size()), "snapshot: map id out of range");
   const Map& map = *cfg.maps[w.map_id]->map;
   require(w.erratic.num_agents >= 0 && w.erratic.num_agents <= kMaxAgents, "snapshot: erratic agent count out of range");

@@ -9,6 +9,7 @@
 #include "football/obs.h"
 #include "football/render.h"
 #include "football/step.h"
+#include "football/restore_check.h"
 
 template class trackfield::Batch<trackfield::football::FootballDomain>;
 
@@ -147,6 +148,7 @@ void FootballDomain::write_info(const World& w, const Config&, double* world_inf
 void FootballDomain::check_world(const World& w, const Config& cfg) {
   auto fail = [](const std::string& what) { throw std::invalid_argument("set_state: corrupted snapshot (" + what + ")"); };
   auto player_ok = [](int p) { return p >= -1 && p < kMaxPlayers; };
+  check_restored_world(w);
   if (w.m.episode < 0) fail("episode");
   for (int t = 0; t < 2; ++t)
     if (w.team_size[t] != cfg.scenario[w.m.episode & 1].num_players[t]) fail("team size");

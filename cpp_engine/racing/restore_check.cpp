@@ -11,9 +11,9 @@ namespace {
 
 constexpr double kWorldM = 1e5;       // positions, m (tracks span a few km)
 constexpr double kSpeed = 300.0;      // m/s
-constexpr double kAccel = 1e4;        // m/s^2 (wall hits included)
-constexpr double kOmega = 1e4;        // rad/s
-constexpr double kLoad = 1e7;         // N
+constexpr double kAccel = 1e3;        // m/s^2 (100 g)
+constexpr double kOmega = 3e3;        // rad/s (wheels)
+constexpr double kLoad = 1e6;         // N
 constexpr double kTime = 1e8;         // s of race clock
 constexpr double kDistance = 1e9;     // m of progress
 
@@ -27,7 +27,7 @@ void check_car(const RestoreCheck& rc, const CarState& c, int i, int segments, f
   rc.real(c.yaw, -8.0, 8.0, name("yaw").c_str(), i);
   rc.real(c.vx, -kSpeed, kSpeed, name("vx").c_str(), i);
   rc.real(c.vy, -kSpeed, kSpeed, name("vy").c_str(), i);
-  rc.real(c.yaw_rate, -1e3, 1e3, name("yaw_rate").c_str(), i);
+  rc.real(c.yaw_rate, -100.0, 100.0, name("yaw_rate").c_str(), i);
   rc.real(c.ax, -kAccel, kAccel, name("ax").c_str(), i);
   rc.real(c.ay, -kAccel, kAccel, name("ay").c_str(), i);
   rc.real(c.vz, -kSpeed, kSpeed, name("vz").c_str(), i);
