@@ -49,7 +49,7 @@ asan: asan-quick
 	cd $(BUILD)/asan-tree && PYTHONPATH=$$PWD/pkg \
 	  LD_PRELOAD="$$($(CXX) -print-file-name=libasan.so) $$($(CXX) -print-file-name=libubsan.so)" \
 	  ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  $(PYTHON) -m pytest -q -p no:cacheprovider tests/test_fuzz.py tests/racing/test_racing_fuzz.py tests/test_determinism.py tests/test_state.py tests/core
+	  $(PYTHON) -m pytest -q -p no:cacheprovider tests/test_fuzz.py tests/test_snapshot_fuzz.py tests/racing/test_racing_fuzz.py tests/test_determinism.py tests/test_state.py tests/core
 
 bench:
 	$(PYTHON) -m trackfield.bench

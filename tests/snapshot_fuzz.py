@@ -154,7 +154,7 @@ def fuzz(domain, count, seed=0, steps=3, progress=None):
     return counts
 
 
-def _child(domain, count, seed):
+def _child(domain, count, seed, steps):
     last = [0]
 
     def progress(case):
@@ -162,7 +162,7 @@ def _child(domain, count, seed):
             print(json.dumps({"at": case}), flush=True)
             last[0] = case
 
-    counts = fuzz(domain, count, seed, progress=progress)
+    counts = fuzz(domain, count, seed, steps=steps, progress=progress)
     print(json.dumps({"done": counts}), flush=True)
 
 
@@ -172,18 +172,19 @@ def main(argv=None):
                         help="domain to fuzz (repeatable; default: all three)")
     parser.add_argument("--count", type=int, default=10000, help="crafted snapshots per domain")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--steps", type=int, default=3, help="steps taken from each accepted snapshot")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per domain before a hang is reported")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     domains = args.domain or sorted(DOMAINS)
     if args.child:
-        _child(domains[0], args.count, args.seed)
+        _child(domains[0], args.count, args.seed, args.steps)
         return 0
     failed = False
     for domain in domains:
         start = time.time()
         cmd = [sys.executable, __file__, "--child", "--domain", domain, "--count", str(args.count),
-               "--seed", str(args.seed)]
+               "--seed", str(args.seed), "--steps", str(args.steps)]
         try:
             run = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
             out, rc = run.stdout, run.returncode

@@ -45,10 +45,10 @@ void check_restored_world(const DriveWorld& w) {
     rc.real(v.length[i], min_size, 100.0, "veh.length", i);
     rc.real(v.width[i], min_size, 100.0, "veh.width", i);
     rc.real(v.wheelbase[i], min_size, 100.0, "veh.wheelbase", i);
-    rc.real(v.c_throttle[i], 0.0, 10.0, "veh.c_throttle", i);
-    rc.real(v.c_steer[i], 0.0, 10.0, "veh.c_steer", i);
-    rc.real(v.c_acc[i], 0.0, 10.0, "veh.c_acc", i);
-    rc.real(v.c_vel[i], 0.0, 10.0, "veh.c_vel", i);
+    rc.real(v.c_throttle[i], 0.0, 100.0, "veh.c_throttle", i);
+    rc.real(v.c_steer[i], 0.0, 100.0, "veh.c_steer", i);
+    rc.real(v.c_acc[i], 0.0, 100.0, "veh.c_acc", i);
+    rc.real(v.c_vel[i], 0.0, 100.0, "veh.c_vel", i);
     rc.integer(w.joined_now[i], 0, 1, "joined_now", i);
     rc.integer(w.agent_id[i], -1, kCount, "agent_id", i);
     rc.integer(w.spawn_step[i], -1, kCount, "spawn_step", i);

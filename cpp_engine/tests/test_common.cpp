@@ -1,7 +1,9 @@
 // The shared utilities: RNG streams and the spatial hash against brute force.
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
+#include "common/angle.h"
 #include "common/rng.h"
 #include "common/spatial_hash.h"
 #include "tests/check.h"
@@ -42,4 +44,16 @@ TEST(spatial_hash_query_equals_brute_force) {
     std::sort(found.begin(), found.end());
     CHECK(found == expected);
   }
+}
+
+TEST(wrap_pi_is_constant_time_for_any_angle) {
+  const float pi = 3.14159265f;
+  CHECK(std::fabs(wrap_pi(0.5f) - 0.5f) < 1e-6f);
+  CHECK(std::fabs(wrap_pi(0.5f + 8 * pi) - 0.5f) < 1e-4f);
+  CHECK(std::fabs(wrap_pi(-0.5f - 6 * pi) + 0.5f) < 1e-4f);
+  CHECK(wrap_pi(pi) < pi && wrap_pi(-pi) >= -pi);  // [-pi, pi)
+  // Huge angles (a loop subtracting 2 pi never ends on these) wrap at once into range.
+  for (float a : {1e30f, -1e30f, 3.4e38f, 1e7f}) CHECK(wrap_pi(a) >= -pi && wrap_pi(a) < pi);
+  CHECK(std::isnan(wrap_pi(NAN)) && std::isnan(wrap_pi(INFINITY)));
+  CHECK(wrap_pi(1e300) >= -3.15 && wrap_pi(1e300) < 3.15);
 }
