@@ -70,10 +70,22 @@ def base_states(env, seed):
     return states, live
 
 
-def craft(state, live, rng):
-    """One crafted snapshot: 1-3 fields overwritten, the checksum recomputed."""
+def reseal(state):
+    """The snapshot with its payload checksum (FNV-1a 64 at header offset 24) recomputed."""
     from trackfield import _engine
 
+    if hasattr(_engine.common, "reseal_snapshot"):
+        return _engine.common.reseal_snapshot(state)
+    h = 0xCBF29CE484222325  # an engine without the helper: the same sum, in Python
+    for byte in state[HEADER_BYTES:]:
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    b = bytearray(state)
+    struct.pack_into("<Q", b, 24, h)
+    return bytes(b)
+
+
+def craft(state, live, rng):
+    """One crafted snapshot: 1-3 fields overwritten, the checksum recomputed."""
     b = bytearray(state)
     n = len(b)
     for _ in range(int(rng.integers(1, 4))):
@@ -107,7 +119,7 @@ def craft(state, live, rng):
             for k in range(int(rng.integers(1, 5))):
                 if at + k < n:
                     b[at + k] = int(rng.integers(0, 256))
-    return _engine.common.reseal_snapshot(bytes(b))
+    return reseal(bytes(b))
 
 
 def all_finite(value):
@@ -119,13 +131,13 @@ def all_finite(value):
     return not np.issubdtype(a.dtype, np.floating) or bool(np.isfinite(a).all())
 
 
-def fuzz(domain, count, seed=0, steps=3, progress=None):
+def fuzz(domain, count, seed=0, steps=3, progress=None, keep_going=False):
     """Crafts `count` snapshots; returns the counts of what happened to them. Raises
     AssertionError on a non-finite observation or reward, or on an error other than
-    ValueError at restore."""
+    ValueError at restore; with keep_going, counts those as "non_finite" instead."""
     env = make_env(domain)
     states, live = base_states(env, seed)
-    counts = {"crafted": 0, "refused": 0, "stepped": 0, "ended": 0}
+    counts = {"crafted": 0, "refused": 0, "stepped": 0, "ended": 0, "non_finite": 0}
     for case in range(count):
         rng = np.random.default_rng([seed, case])
         crafted = craft(states[case % len(states)], live, rng)
@@ -133,36 +145,39 @@ def fuzz(domain, count, seed=0, steps=3, progress=None):
             progress(case)
         counts["crafted"] += 1
         try:
-            obs, _ = env.reset(options={"state": crafted})
-        except ValueError:
-            counts["refused"] += 1
-            continue
-        assert all_finite(obs), f"{domain} case {case} (seed {seed}): restored observation is not finite"
-        ended = False
-        for _ in range(steps):
-            try:
-                obs, reward, terminated, truncated, _ = env.step(sample_action(env, rng))
-            except RuntimeError as error:  # a restored episode that had already ended
-                assert "reset" in str(error), error
-                ended = True
-                break
-            assert all_finite(obs), f"{domain} case {case} (seed {seed}): observation is not finite"
-            assert all_finite(reward), f"{domain} case {case} (seed {seed}): reward is not finite"
-            if terminated or truncated:
-                break
-        counts["ended" if ended else "stepped"] += 1
+            counts[_restore_and_step(env, domain, crafted, steps, rng, f"{domain} case {case} (seed {seed})")] += 1
+        except AssertionError:
+            if not keep_going:
+                raise
+            counts["non_finite"] += 1
     return counts
 
 
-def _child(domain, count, seed, steps):
-    last = [0]
+def _restore_and_step(env, domain, crafted, steps, rng, where):
+    """What became of one crafted snapshot: "refused", "stepped" or "ended"."""
+    try:
+        obs, _ = env.reset(options={"state": crafted})
+    except ValueError:
+        return "refused"
+    assert all_finite(obs), f"{where}: restored observation is not finite"
+    for _ in range(steps):
+        try:
+            obs, reward, terminated, truncated, _ = env.step(sample_action(env, rng))
+        except RuntimeError as error:  # a restored episode that had already ended
+            assert "reset" in str(error), error
+            return "ended"
+        assert all_finite(obs), f"{where}: observation is not finite"
+        assert all_finite(reward), f"{where}: reward is not finite"
+        if terminated or truncated:
+            break
+    return "stepped"
 
+
+def _child(domain, count, seed, steps, keep_going):
     def progress(case):
-        if case % 50 == 0 or case - last[0] >= 50:
-            print(json.dumps({"at": case}), flush=True)
-            last[0] = case
+        print(json.dumps({"at": case}), flush=True)
 
-    counts = fuzz(domain, count, seed, steps=steps, progress=progress)
+    counts = fuzz(domain, count, seed, steps=steps, progress=progress, keep_going=keep_going)
     print(json.dumps({"done": counts}), flush=True)
 
 
@@ -174,17 +189,19 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--steps", type=int, default=3, help="steps taken from each accepted snapshot")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per domain before a hang is reported")
+    parser.add_argument("--keep-going", action="store_true",
+                        help="count non-finite outputs instead of stopping at the first")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     domains = args.domain or sorted(DOMAINS)
     if args.child:
-        _child(domains[0], args.count, args.seed, args.steps)
+        _child(domains[0], args.count, args.seed, args.steps, args.keep_going)
         return 0
     failed = False
     for domain in domains:
         start = time.time()
         cmd = [sys.executable, __file__, "--child", "--domain", domain, "--count", str(args.count),
-               "--seed", str(args.seed), "--steps", str(args.steps)]
+               "--seed", str(args.seed), "--steps", str(args.steps)] + (["--keep-going"] if args.keep_going else [])
         try:
             run = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
             out, rc = run.stdout, run.returncode
@@ -196,9 +213,10 @@ def main(argv=None):
         done = [x["done"] for x in lines if "done" in x]
         if done and rc == 0:
             c = done[0]
+            failed = failed or c["non_finite"] > 0
             print(f"{domain}: {c['crafted']} crafted, {c['refused']} refused (ValueError), "
-                  f"{c['stepped']} accepted and stepped, {c['ended']} accepted with the episode over; "
-                  f"0 hangs, crashes or non-finite outputs ({time.time() - start:.0f} s)")
+                  f"{c['stepped']} accepted and stepped, {c['ended']} accepted with the episode over, "
+                  f"{c['non_finite']} non-finite; 0 hangs or crashes ({time.time() - start:.0f} s)")
         else:
             failed = True
             at = max([x["at"] for x in lines if "at" in x], default=0)

@@ -28,7 +28,8 @@ class RestoreCheck {
     const double v = static_cast<double>(value);
     if (std::isfinite(v) && v >= lo && v <= hi) return;
     std::ostringstream m;
-    m << v << " is not finite or outside [" << lo << ", " << hi << "]";
+    if (std::isfinite(v)) m << v << " is outside [" << lo << ", " << hi << "]";
+    else m << "is " << v << ", not a finite number";
     fail(field, index, m.str());
   }
   template <typename T, size_t N>
