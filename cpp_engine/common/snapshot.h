@@ -3,9 +3,9 @@
 // snapshot is a small header (magic, format version, payload size, a fingerprint of
 // the world's configuration, a checksum of the payload) followed by the raw structs.
 // Restoring checks the header, so bytes from another domain, version or scenario, or
-// damaged bytes, are refused with a clear error; the checksum also keeps damaged
-// booleans and enums from ever reaching the step (where they would be undefined
-// behaviour), and each domain's check_world still vets the indices it follows.
+// damaged bytes, are refused with a clear error. The checksum guards against damage
+// only (anyone can recompute it for an edited snapshot), so each domain's check_world
+// then vets every field of the payload (common/restore_check.h).
 #ifndef TRACKFIELD_COMMON_SNAPSHOT_H
 #define TRACKFIELD_COMMON_SNAPSHOT_H
 
