@@ -84,6 +84,24 @@ def reseal(state):
     return bytes(b)
 
 
+def restore_true_states(domain, steps, every=10, seed=0):
+    """Takes a snapshot every `every` steps of `steps` random-action steps (episodes
+    restart as they end) and restores each: the checks must accept every state the
+    engine itself reaches. Returns how many were restored."""
+    env = make_env(domain)
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    restored = 0
+    for k in range(steps):
+        _, _, terminated, truncated, _ = env.step(sample_action(env, rng))
+        if terminated or truncated:
+            env.reset(seed=seed + k + 1)
+        elif k % every == 0:
+            env.reset(options={"state": env.get_state()})
+            restored += 1
+    return restored
+
+
 def craft(state, live, rng):
     """One crafted snapshot: 1-3 fields overwritten, the checksum recomputed."""
     b = bytearray(state)

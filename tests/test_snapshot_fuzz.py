@@ -29,6 +29,17 @@ def test_crafted_snapshots_are_refused_or_step_finite(domain):
     assert counts["stepped"] > 30, counts
 
 
+@pytest.mark.parametrize("domain", sorted(snapshot_fuzz.DOMAINS))
+def test_every_state_the_engine_reaches_restores(domain):
+    assert snapshot_fuzz.restore_true_states(domain, 150, every=3) > 40
+
+
+@pytest.mark.statistical
+@pytest.mark.parametrize("domain", sorted(snapshot_fuzz.DOMAINS))
+def test_every_state_of_long_runs_restores(domain):
+    assert snapshot_fuzz.restore_true_states(domain, 6000, every=7, seed=3) > 500
+
+
 def _edit(state, offset, fmt, value):
     b = bytearray(state)
     struct.pack_into(fmt, b, HEADER + offset, value)

@@ -46,7 +46,7 @@ void check_car(const RestoreCheck& rc, const CarState& c, int i, int segments, f
   rc.real(c.rpm, 0.0, 1e5, name("rpm").c_str(), i);
   rc.flag(c.in_reverse, name("in_reverse").c_str(), i);
   rc.integer(c.track_segment, used ? 0 : -1, segments - 1, name("track_segment").c_str(), i);
-  rc.real(c.s, 0.0, length, name("s").c_str(), i);
+  rc.real(c.s, -1.0, length + 1.0, name("s").c_str(), i);  // [0, length] up to rounding
   rc.real(c.d, -kWorldM, kWorldM, name("d").c_str(), i);
   rc.real(c.heading_error, -8.0, 8.0, name("heading_error").c_str(), i);
   rc.flag(c.wall_contact, name("wall_contact").c_str(), i);
@@ -73,7 +73,7 @@ void check_restored_world(const RaceWorld& w, const RaceConfig& cfg) {
       const SeenCar& s = w.seen[r][i];
       check_car(rc, s.car, i, n, length, used, "seen.car.");
       rc.real(s.progress, -kDistance, kDistance, "seen.progress", i);
-      rc.real(s.slipstream, 0.0, 1.0, "seen.slipstream", i);
+      rc.real(s.slipstream, 0.0, 1.5, "seen.slipstream", i);
       rc.flag(s.off_course, "seen.off_course", i);
       rc.flag(s.in_contact, "seen.in_contact", i);
     }
@@ -103,7 +103,7 @@ void check_restored_world(const RaceWorld& w, const RaceConfig& cfg) {
     for (int t = 0; t < 4; ++t) rc.real(w.tyre_off_time[i][t], 0.0, kTime, "tyre_off_time", i);
     rc.real(w.wall_time[i], 0.0, kTime, "wall_time", i);
     rc.real(w.contact_time[i], 0.0, kTime, "contact_time", i);
-    rc.real(w.slipstream[i], 0.0, 1.0, "slipstream", i);
+    rc.real(w.slipstream[i], 0.0, 1.5, "slipstream", i);
     rc.flag(w.off_course[i], "off_course", i);
     rc.flag(w.finished[i], "finished", i);
     rc.real(w.finish_time[i], 0.0, kTime, "finish_time", i);
