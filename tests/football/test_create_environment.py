@@ -163,3 +163,16 @@ def test_other_config_options_set_the_action_set_and_trackfield_fields():
         _, _, terminated, truncated, _ = env.step(0)
         done, steps = terminated or truncated, steps + 1
     assert steps == 21  # GRF's count: game_duration + 1
+
+
+def test_render_true_gives_frames_and_the_gym_api_reports_the_time_limit():
+    import trackfield.football.gfootball_env as football_env
+    env = football_env.create_environment("academy_empty_goal_close", representation="simple115v2", render=True,
+                                          other_config_options={"game_duration": 3, "render_resolution_x": 240})
+    env.reset()
+    frame = env.render()
+    assert frame.ndim == 3 and frame.shape[1] == 240 and frame.shape[2] == 3
+    done, info = False, {}
+    while not done:
+        _, _, done, info = env.step(0)
+    assert info.get("TimeLimit.truncated") is True
