@@ -96,6 +96,12 @@ constexpr float kInterfereReach = 2.5f;  // a hunter this near a ball in view st
 constexpr float kHoldOffCarrierPace = 1.5f;    // m/s
 constexpr float kHoldOffLooseBallPace = 3.0f;  // m/s
 constexpr float kHoldOffDistance = 5.5f;       // m goal-side of him that the hunter waits
+// Only within this distance of our goal: further out a hunter goes for a slow carrier's ball.
+// GRF's centre-back waits 5.6 m off an idle carrier 16 m out (academy_pass_and_shoot_with_keeper)
+// and never takes the ball, yet its easy AI takes the ball from a team that stands on it at
+// the centre spot (idle from kick-off, 11_vs_11_easy_stochastic: it keeps the ball 76% of the
+// game and loses 0.5 a game); waiting everywhere let such a team keep it all game.
+constexpr float kHoldOffGoalDistance = 30.0f;  // m
 constexpr float kDefendLead = 0.8f;  // GRF: a hunter aims this far (0.1 s of sprint) goal-side of his point
 
 // GRF's interfere: a defender with the carried ball in reach and in view reaches for it,
@@ -123,6 +129,7 @@ bool waits_for(const World& w, int p, int opponent, const TeamView& tv, float pa
   // episodes, every lazy player who held the ball lost it to the AI within 27-90 steps).
   if (w.p.lazy[opponent] || length_sq(player_vel(w, opponent)) >= pace * pace) return false;
   const Vec2 from = player_pos(w, opponent);
+  if (distance(from, tv.own_goal) > kHoldOffGoalDistance) return false;
   return dot(player_pos(w, p) - from, tv.own_goal - from) > 0.0f;
 }
 
@@ -157,6 +164,13 @@ bool needs_defending_movement(const World& w, int p, int carrier, const TeamView
   float deep = std::fmax((point.x - pos.x) * tv.attack_sign, 0.0f) - 0.5f;  // upfield of him
   float wide = std::fabs(point.y - pos.y);
   return wide > 0.8f * deep;
+}
+
+// A carrier slower than kHoldOffCarrierPace more than kHoldOffGoalDistance from our goal:
+// his hunters run up to him (no sprint) and take the ball.
+bool standing_far_out(const World& w, int carrier, const TeamView& tv) {
+  return length_sq(player_vel(w, carrier)) < kHoldOffCarrierPace * kHoldOffCarrierPace &&
+         distance(player_pos(w, carrier), tv.own_goal) > kHoldOffGoalDistance;
 }
 
 // A hunter waiting for such an opponent takes the spot on the line from him to our goal,
@@ -643,8 +657,10 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
             wait_goal_side(w, p, w.ball.owner, tv);
           } else if (distance(pos, ball) < kInterfereReach && ball_duel_likeliness(w, p) >= 0.2f) {
             close_on_ball(w, p);  // GRF's interfere
-          } else if (lazy_carrier || needs_defending_movement(w, p, w.ball.owner, tv)) {
-            move_towards(w, p, meet, !lazy_carrier);  // GRF walks up to a lazy carrier
+          } else if (lazy_carrier || standing_far_out(w, w.ball.owner, tv) ||
+                     needs_defending_movement(w, p, w.ball.owner, tv)) {
+            // GRF walks up to a lazy carrier; one standing on the ball far from goal is run at (no sprint).
+            move_towards(w, p, meet, !lazy_carrier && !standing_far_out(w, w.ball.owner, tv));
           } else {
             stand_still(w, p);
           }

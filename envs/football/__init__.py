@@ -1,5 +1,6 @@
 """Football in the manner of Google Research Football."""
 from trackfield.football.config import FootballConfig
 from trackfield.football.env import FootballEnv
+from trackfield.football.grf_api import create_environment
 
-__all__ = ["FootballConfig", "FootballEnv"]
+__all__ = ["FootballConfig", "FootballEnv", "create_environment"]

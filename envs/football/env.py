@@ -16,6 +16,7 @@ class FootballEnv(BatchEnv):
     | Import | `trackfield.make("academy_empty_goal_close")` |
     | Gymnasium id | `gymnasium.make("trackfield/AcademyEmptyGoalClose-v0")` |
     | Parallel API | `trackfield.parallel_env(name, number_of_left_players_agent_controls=k)` |
+    | GRF's entry point | `trackfield.football.create_environment(env_name=..., representation=...)` (GRF 2.10.2's arguments; docs/football_grf_migration.md) |
     | Agents | `number_of_left_players_agent_controls` + `number_of_right_players_agent_controls` (default 1 + 0) |
     | Action space | `Discrete(n)` for one agent, `MultiDiscrete([n] * k)` for k agents; n = 19, 20 or 33 by `action_set` |
     | Observation | raw: `Dict`; simple115v2: `Box(115,)` float32 (460 stacked); smm: `Box(72, 96, 4)` uint8 (16 channels stacked); pixels: `Box(72, 96, 3)` uint8 (12 stacked); pixels_gray: `Box(72, 96, 1)` uint8 (4 stacked) |

@@ -142,3 +142,29 @@ def test_the_ai_goes_for_a_lazy_carrier(scenario_file):
                 break
         taken += lazy_had_it and int(obs["ball_owned_team"]) == 0 and int(obs["ball_owned_player"]) == 1
     assert taken >= 5, f"the centre-back took the ball from the lazy carrier in {taken} of 6 episodes"
+
+
+@pytest.mark.statistical
+def test_a_team_standing_on_the_ball_in_a_full_game_loses_it_to_the_easy_ai():
+    # GRF 2.10.2, one controlled left player idle every step in 11_vs_11_easy_stochastic: his
+    # team keeps the ball 76% of the game and loses by 0.5 a game; GRF's easy AI goes for a
+    # carrier standing on the ball far from its goal and takes it. Before, ours waited
+    # goal-side of him: the idle team kept the ball 100% of the steps and drew 0-0 every game.
+    games = 10
+    env = trackfield.vector.make("11_vs_11_easy_stochastic", num_envs=games, num_threads=1,
+                                 representation="simple115v2")
+    env.reset(seed=0)
+    ours = theirs = 0
+    idle = np.zeros(games, dtype=np.int64)
+    for _ in range(3001):
+        _, _, terminated, truncated, info = env.step(idle)
+        ours += int((info["ball_owned_team"] == 0).sum())
+        theirs += int((info["ball_owned_team"] == 1).sum())
+        if (terminated | truncated).any():
+            scores = np.asarray(info["final_info"]["score"])
+            break
+    env.close()
+    share = ours / (ours + theirs)
+    assert 0.66 <= share <= 0.9, f"the idle team kept the ball {share:.1%} of the owned steps (GRF 76%)"
+    conceded = scores[:, 1].mean()
+    assert 0.2 <= conceded <= 1.2, f"the idle team conceded {conceded:.2f} a game (GRF: lost by 0.5)"
