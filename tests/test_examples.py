@@ -68,12 +68,14 @@ def test_train_ppo_tiny_budget_writes_logs_checkpoints_and_video(tmp_path):
     assert {"reward_components/scoring", "reward_components/checkpoints", "rollout/ep_rew_mean"} <= tags
 
 
+@pytest.mark.rllib
 def test_rllib_ppo_tiny_budget():
     pytest.importorskip("ray.rllib")
     out = run("rllib_ppo.py", "--tiny")
     assert "env runners ran on nodes" in out and "greedy mean score" in out
 
 
+@pytest.mark.rllib
 def test_rllib_self_play_tiny_budget():
     pytest.importorskip("ray.rllib")
     out = run("rllib_self_play.py", "--tiny")
@@ -81,6 +83,7 @@ def test_rllib_self_play_tiny_budget():
 
 
 @pytest.mark.slow
+@pytest.mark.rllib
 def test_rllib_ppo_default_budget():
     pytest.importorskip("ray.rllib")
     out = run("rllib_ppo.py", timeout=900)
@@ -89,6 +92,7 @@ def test_rllib_ppo_default_budget():
 
 
 @pytest.mark.slow
+@pytest.mark.rllib
 def test_rllib_self_play_default_budget():
     pytest.importorskip("ray.rllib")
     out = run("rllib_self_play.py", timeout=900)

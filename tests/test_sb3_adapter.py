@@ -9,11 +9,19 @@ import pytest
 
 import trackfield
 
-pytest.importorskip("stable_baselines3")
+from conftest import NEEDS_TRAINING
+from trackfield.core.sb3 import to_sb3
 
-from stable_baselines3.common.vec_env import VecEnv, VecMonitor  # noqa: E402
+pytestmark = NEEDS_TRAINING
 
-from trackfield.core.sb3 import SB3VecEnv, to_sb3  # noqa: E402
+
+def vec_env_classes():
+    """SB3's VecEnv and VecMonitor and our SB3VecEnv, imported when a test runs (SB3 imports torch)."""
+    from stable_baselines3.common.vec_env import VecEnv, VecMonitor
+
+    from trackfield.core.sb3 import SB3VecEnv
+
+    return VecEnv, VecMonitor, SB3VecEnv
 
 SCENARIO = "academy_empty_goal_close"  # short episodes
 
