@@ -18,8 +18,8 @@ strength ladder in 11 vs 11 and a random player against each level, beside GRF's
 ``python -m trackfield.bench driving`` prints slot-steps/s and live agent-steps/s per core of
 ``town_self_play`` (see ``trackfield.driving.bench``).
 ``python -m trackfield.bench racing`` prints car-steps/s per core of the racing domain
-beside its peers and the issue's target, then the built-in AI's reference lap of every
-shipped track and of the shared TUM tracks (see ``trackfield.racing.bench``).
+beside its peers and its target, then the built-in AI's reference lap of every
+shipped track, TUM's real circuits included (see ``trackfield.racing.bench``).
 
 ``python -m trackfield.bench rllib`` (the ``dist`` extra) measures the env-steps/s that
 Ray RLlib's env runners collect with PPO's policy (no learner updates) on 1 core (the
@@ -132,8 +132,8 @@ def main(argv=None) -> None:
     parser.add_argument("--strength-games", type=int, default=40,
                         help="football: 11 vs 11 games per AI pairing for the strength tables (0: skip)")
     parser.add_argument("--tracks-dir", default=None,
-                        help="racing: also lap every CSV track of this folder (default $TRACKFIELD_TRACK_PATH "
-                             "or ../shared/tracks)")
+                        help="racing: also lap every CSV track of this folder (default $TRACKFIELD_TRACK_PATH, "
+                             "else the shipped TUM circuits)")
     parser.add_argument("--no-laps", action="store_true", help="racing: skip the reference laps")
     args = parser.parse_args(argv)
     if args.scaling_envs < 1:

@@ -8,7 +8,7 @@ env of 64 worlds on 1 and 2 threads, the physics alone (one car, no observation)
 CarRacing-v3 167 car-steps/s, highway-env's racetrack 205, a GT Sport console's 20
 cars at 10 Hz = 200. Then the full-skill AI's gt3 flying lap (time, top and slowest
 speed, seconds off course and on a wall) of every shipped track and every track of a
-folder (``--tracks-dir``, default $TRACKFIELD_TRACK_PATH or ../shared/tracks when present).
+folder (``--tracks-dir``, default $TRACKFIELD_TRACK_PATH, else the shipped TUM circuits).
 """
 from __future__ import annotations
 
@@ -98,7 +98,9 @@ def reference_laps(tracks_dir: str | None, car: str = "gt3"):
 
 
 def default_tracks_dir() -> str | None:
-    for candidate in os.environ.get("TRACKFIELD_TRACK_PATH", "").split(os.pathsep) + [os.path.join("..", "shared", "tracks")]:
+    from trackfield.racing.track_files import TUM_DIR
+
+    for candidate in os.environ.get("TRACKFIELD_TRACK_PATH", "").split(os.pathsep) + [str(TUM_DIR)]:
         if candidate and os.path.isdir(candidate):
             return candidate
     return None
