@@ -40,6 +40,7 @@ class DrivingParallelEnv(ShowsHumanWindow, BatchParallelEnv):
         cfg = engine.drive_config
         most = cfg.agents_max if cfg.agents_max > 0 else cfg.slots
         identities = most * (cfg.episode_steps + 1) if cfg.respawn else most
+        self.names_agents_as_they_spawn = bool(cfg.respawn)
         # one list for the env's life: PettingZoo's AEC converter keeps a reference to it
         self.possible_agents = [f"vehicle_{k}" for k in range(identities)]
         self._index = {}
