@@ -38,18 +38,21 @@ def test_custom_scenario():
     assert "breakaways" in run("custom_scenario.py")
 
 
+@pytest.mark.slow
 def test_train_sac_racing_tiny_budget():
     pytest.importorskip("stable_baselines3")
     out = run("train_sac_racing.py", "--steps", "600", "--envs", "2")
     assert "clean lap:" in out and "trained 600 steps" in out
 
 
+@pytest.mark.slow
 def test_train_ppo_driving_tiny_budget():
     pytest.importorskip("stable_baselines3")
     out = run("train_ppo_driving.py", "--steps", "2048", "--envs", "4", "--episodes", "5")
     assert "trained 2048 steps" in out and "greedy PPO over 5 episodes: goal" in out and "random over 5" in out
 
 
+@pytest.mark.slow
 def test_train_ppo_tiny_budget_writes_logs_checkpoints_and_video(tmp_path):
     pytest.importorskip("stable_baselines3")
     pytest.importorskip("tensorboard")

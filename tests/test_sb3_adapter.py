@@ -44,6 +44,7 @@ def test_is_an_sb3_vec_env():
     venv.close()
 
 
+@pytest.mark.slow
 def test_ppo_learns_a_short_run():
     import torch
     from stable_baselines3 import PPO
