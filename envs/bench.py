@@ -117,7 +117,8 @@ def bench_vector(scenario: str, representation: str, num_envs: int, threads: int
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m trackfield.bench", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m trackfield.bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("domain", nargs="?", default="football", choices=["football", "racing", "driving", "rllib"])
     parser.add_argument("--scenarios", nargs="+", default=["academy_empty_goal_close", "academy_3_vs_1_with_keeper"])
     parser.add_argument("--representations", nargs="+", default=["raw", "simple115v2", "smm", "pixels"])
