@@ -35,6 +35,7 @@ def random_actions(rng, n):
 
 
 def test_is_an_sb3_vec_env():
+    VecEnv, VecMonitor, SB3VecEnv = vec_env_classes()
     venv = to_sb3(make_vec())
     assert isinstance(venv, VecEnv) and isinstance(venv, SB3VecEnv)
     assert venv.num_envs == 4
@@ -133,6 +134,7 @@ def test_truncation_sets_timelimit_flag():
 
 
 def test_vec_monitor_wrapping():
+    VecEnv, VecMonitor, SB3VecEnv = vec_env_classes()
     plain = to_sb3(make_vec())
     monitored = VecMonitor(to_sb3(make_vec()))
     plain.seed(2)
@@ -177,6 +179,7 @@ def test_seed_is_used_once():
 
 
 def test_attributes_and_methods():
+    VecEnv, VecMonitor, SB3VecEnv = vec_env_classes()
     venv = to_sb3(make_vec(num_envs=3))
     assert venv.get_attr("num_threads") == [2, 2, 2]
     assert venv.get_attr("num_envs", indices=[0, 2]) == [3, 3]
