@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from trackfield.__main__ import COMMANDS
+from trackfield.__main__ import DESCRIPTIONS, commands
+
+COMMANDS = commands()
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
@@ -36,6 +38,7 @@ def test_python_m_trackfield_lists_every_command():
 
 def test_every_module_with_a_command_line_is_listed():
     listed = {name for name, _ in COMMANDS}
+    assert {name for name, _ in DESCRIPTIONS} <= listed
     found = set()
     for path in (ROOT / "envs").rglob("*.py"):
         text = path.read_text()
