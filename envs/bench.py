@@ -1,11 +1,11 @@
 """Throughput benchmarks: ``python -m trackfield.bench [football|racing|driving|rllib] [options]``.
 
 Measures env-steps/s through the public API with uniformly random actions (as GRF's
-figures in ../shared/GRF.md were measured): the single env loop (``trackfield.make``)
+figures quoted below were measured): the single env loop (``trackfield.make``)
 and ``trackfield.vector.make`` with N worlds (``--envs``, 64) on 1 and 2 threads. Prints one JSON
 line per measurement and a table with the ratios measured in this run: vector vs single
-env, 2 threads vs 1 (at ``--scaling-envs`` worlds, 256, where the issues set the 1.8x bar),
-per-core figures vs the issues' floors (academy 50,000; full game 100,000 with simple115v2,
+env, 2 threads vs 1 (at ``--scaling-envs`` worlds, 256, where the target is 1.8x),
+per-core figures vs the targets' floors (academy 50,000; full game 100,000 with simple115v2,
 60,000 smm, 20,000 pixels) and vs real GRF.
 Speed is never asserted by tests; this is where it is reported.
 
@@ -18,8 +18,8 @@ strength ladder in 11 vs 11 and a random player against each level, beside GRF's
 ``python -m trackfield.bench driving`` prints slot-steps/s and live agent-steps/s per core of
 ``town_self_play`` (see ``trackfield.driving.bench``).
 ``python -m trackfield.bench racing`` prints car-steps/s per core of the racing domain
-beside its peers and the issue's target, then the built-in AI's reference lap of every
-shipped track and of the shared TUM tracks (see ``trackfield.racing.bench``).
+beside its peers and its target, then the built-in AI's reference lap of every
+shipped track, TUM's real circuits included (see ``trackfield.racing.bench``).
 
 ``python -m trackfield.bench rllib`` (the ``dist`` extra) measures the env-steps/s that
 Ray RLlib's env runners collect with PPO's policy (no learner updates) on 1 core (the
@@ -37,7 +37,7 @@ import time
 
 import numpy as np
 
-# Real GRF 2.10.2, env-steps/s on one core, random actions (../shared/GRF.md).
+# Real GRF 2.10.2, env-steps/s on one core, random actions (measured with GRF's own env loop).
 GRF_STEPS_PER_SECOND = {
     ("academy_empty_goal_close", "simple115v2"): 604,
     ("academy_empty_goal_close", "smm"): 633,
@@ -46,14 +46,14 @@ GRF_STEPS_PER_SECOND = {
     ("11_vs_11_stochastic", "simple115v2"): 177,
     ("11_vs_11_stochastic", "smm"): 185,
 }
-TARGET_PER_CORE = 50_000  # academy scenarios (the football core's issue)
-# The full game's floors per core (issue 9): simple115v2 and raw 100k, smm 60k, pixels 20k.
+TARGET_PER_CORE = 50_000  # academy scenarios: the football target per core
+# The full game's floors per core: simple115v2 and raw 100k, smm 60k, pixels 20k.
 FULL_GAME_TARGETS = {"simple115v2": 100_000, "raw": 100_000, "smm": 60_000, "pixels": 20_000,
                      "pixels_gray": 20_000}
 
 
 def target_per_core(scenario: str, representation: str) -> int:
-    """The issue's floor for this scenario and representation, env-steps/s per core."""
+    """The target floor for this scenario and representation, env-steps/s per core."""
     if scenario.startswith("academy_"):
         return TARGET_PER_CORE
     return FULL_GAME_TARGETS.get(representation, TARGET_PER_CORE)
@@ -117,13 +117,14 @@ def bench_vector(scenario: str, representation: str, num_envs: int, threads: int
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m trackfield.bench", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m trackfield.bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("domain", nargs="?", default="football", choices=["football", "racing", "driving", "rllib"])
     parser.add_argument("--scenarios", nargs="+", default=["academy_empty_goal_close", "academy_3_vs_1_with_keeper"])
     parser.add_argument("--representations", nargs="+", default=["raw", "simple115v2", "smm", "pixels"])
     parser.add_argument("--envs", type=int, default=64, help="worlds in the vector env")
     parser.add_argument("--scaling-envs", type=int, default=256,
-                        help="football: worlds for the thread-scaling columns (the issue's 1.8x bar is at 256)")
+                        help="football: worlds for the thread-scaling columns (the 1.8x target is at 256)")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     parser.add_argument("--fidelity-episodes", type=int, default=1000,
@@ -132,8 +133,8 @@ def main(argv=None) -> None:
     parser.add_argument("--strength-games", type=int, default=40,
                         help="football: 11 vs 11 games per AI pairing for the strength tables (0: skip)")
     parser.add_argument("--tracks-dir", default=None,
-                        help="racing: also lap every CSV track of this folder (default $TRACKFIELD_TRACK_PATH "
-                             "or ../shared/tracks)")
+                        help="racing: also lap every CSV track of this folder (default $TRACKFIELD_TRACK_PATH, "
+                             "else the shipped TUM circuits)")
     parser.add_argument("--no-laps", action="store_true", help="racing: skip the reference laps")
     args = parser.parse_args(argv)
     if args.scaling_envs < 1:
@@ -189,7 +190,7 @@ def main(argv=None) -> None:
         print(f"{scenario:28} {rep:11} {single:9.0f} " + " ".join(f"{rates[t]:11.0f}" for t in args.threads)
               + f" {rates[t_lo] / single:9.1f}x {per_core:9.0f} {per_core / target:6.2f}x"
               + f" {scaling:8.2f}x {engine_scaling:9.2f}x {vs_grf}")
-    print("\nper-core: vector steps/s on the fewest threads / threads; /target: per-core over the issues' floor "
+    print("\nper-core: vector steps/s on the fewest threads / threads; /target: per-core over the target's floor "
           "(academy 50,000; full game 100,000 simple115v2 and raw, 60,000 smm, 20,000 pixels); "
           f"{t_hi}thr/{t_lo}thr: vector steps/s at {args.scaling_envs} worlds on {t_hi} threads over {t_lo}; "
           "engine: the same for the C++ batch.step alone (no Python per step), showing how the engine scales.")

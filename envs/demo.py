@@ -157,7 +157,8 @@ def self_play(num_envs: int, steps: int, seed: int) -> None:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m trackfield.demo", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m trackfield.demo", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scenarios", nargs="+", default=["academy_empty_goal_close", "academy_empty_goal",
                                                            "academy_run_to_score_with_keeper",
                                                            "academy_3_vs_1_with_keeper", "academy_counterattack_easy"])

@@ -60,6 +60,11 @@ def _vector_entry(domain, scenario):
 
 ENTRY_POINTS = {"football": "trackfield.football.env:FootballEnv", "racing": "trackfield.racing.env:RacingEnv",
                 "driving": "trackfield.driving.env:DrivingEnv"}
+# Scenarios whose every vehicle is an agent: they have no single-agent Gymnasium id, only
+# trackfield.vector.make and trackfield.parallel_env.
+MULTI_AGENT_ONLY = ("town_self_play",)
+# What a scenario's id needs to make with no keywords (each can be given another value).
+DEFAULT_KWARGS = {"race_section": {"track": "speedway", "section": "final_chicane"}}
 
 
 def register_all() -> None:
@@ -67,11 +72,11 @@ def register_all() -> None:
                           ("driving", list_driving_scenarios())):
         for name in names:
             env_id = gym_id(name)
-            if env_id in gymnasium.registry:
+            if env_id in gymnasium.registry or name in MULTI_AGENT_ONLY:
                 continue
             gymnasium.register(
                 id=env_id,
                 entry_point=ENTRY_POINTS[domain],
                 vector_entry_point=_vector_entry(domain, name),
-                kwargs={"scenario": name},
+                kwargs={"scenario": name, **DEFAULT_KWARGS.get(name, {})},
             )

@@ -322,7 +322,7 @@ def _multi_agent_env_class():
             self.scenario = scenario
             self.parallel = parallel
             self.possible_agents = list(self.parallel.possible_agents)
-            if not self.possible_agents:
+            if getattr(self.parallel, "names_agents_as_they_spawn", False) or not self.possible_agents:
                 # RLlib's connectors fix the agent ids at construction; driving names each
                 # (re)spawned vehicle afresh, so its self-play needs slot-stable ids first.
                 raise ValueError(f"trackfield.rllib: {scenario or 'this env'} names its agents as they spawn, "

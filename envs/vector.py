@@ -6,7 +6,8 @@ def make(name: str | None = None, num_envs: int | None = None, num_threads: int 
          scenarios: dict | None = None, **config):
     """A ``gymnasium.vector.VectorEnv`` of ``num_envs`` worlds of scenario ``name``.
 
-    ``num_threads`` defaults to the CPUs available to this process. World i is seeded
+    ``num_threads`` defaults to the CPUs available to this process; more than that warns
+    and is capped to it (extra threads only take turns on the same cores). World i is seeded
     from ``(seed, i)``: results are bit-identical for any thread count. Racing also takes
     ``scenarios={"race_1v1": 0.3, "race_time_trial": 0.7}`` instead of a name: the worlds
     are split between them in those fixed shares (``info["scenario"]`` names each world's).
@@ -15,6 +16,7 @@ def make(name: str | None = None, num_envs: int | None = None, num_threads: int 
 
     if num_envs is None:
         raise TypeError("vector.make() needs num_envs")
+    num_threads = _capped_threads(num_threads)
     if scenarios is not None:
         if name is not None:
             raise ValueError("pass either a scenario name or scenarios={name: share}, not both")
@@ -40,3 +42,19 @@ def make(name: str | None = None, num_envs: int | None = None, num_threads: int 
         from trackfield.driving.vector import DrivingVectorEnv
         return DrivingVectorEnv(name, num_envs, num_threads, **config)
     raise ValueError(f"no vector env for domain {domain!r}")
+
+
+def _capped_threads(num_threads):
+    """``num_threads``, capped (with a warning) at the CPUs this process may use."""
+    import warnings
+
+    import numpy as np
+
+    from trackfield.core.engine import default_threads
+
+    cores = default_threads()
+    if isinstance(num_threads, (int, np.integer)) and not isinstance(num_threads, bool) and num_threads > cores:
+        warnings.warn(f"num_threads={num_threads} is more than the {cores} CPUs this process may use; using {cores}",
+                      RuntimeWarning, stacklevel=3)
+        return cores
+    return num_threads

@@ -1,4 +1,5 @@
 """Write a GRF-format scenario file and train-free play it: a 2 v 1 breakaway."""
+import argparse
 import tempfile
 from pathlib import Path
 
@@ -27,15 +28,19 @@ def build_scenario(builder):
     builder.AddPlayer(-1.0, 0.0, e_PlayerRole_GK)
 '''
 
+parser = argparse.ArgumentParser(description=__doc__)
+parser.add_argument("--episodes", type=int, default=20, help="breakaways to play (default 20)")
+args = parser.parse_args()
+
 path = Path(tempfile.mkdtemp()) / "breakaway.py"
 path.write_text(SCENARIO)
 env = trackfield.make(str(path), rewards="scoring,checkpoints")
 goals = 0
-for episode in range(20):
+for episode in range(args.episodes):
     obs, info = env.reset(seed=episode)
     done = False
     while not done:
         obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
         done = terminated or truncated
     goals += info["score"][0]
-print(f"random policy scored in {goals} of 20 breakaways")
+print(f"random policy scored in {goals} of {args.episodes} breakaways")

@@ -1,8 +1,15 @@
 """Play one academy episode with random actions and print what happened each second."""
+import argparse
+
 import trackfield
 
-env = trackfield.make("academy_3_vs_1_with_keeper", representation="raw")
-obs, info = env.reset(seed=0)
+parser = argparse.ArgumentParser(description=__doc__)
+parser.add_argument("--scenario", default="academy_3_vs_1_with_keeper", help="football scenario name or file")
+parser.add_argument("--seed", type=int, default=0, help="reset seed (default 0)")
+args = parser.parse_args()
+
+env = trackfield.make(args.scenario, representation="raw")
+obs, info = env.reset(seed=args.seed)
 done = False
 while not done:
     obs, reward, terminated, truncated, info = env.step(env.action_space.sample())

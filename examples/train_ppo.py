@@ -18,7 +18,7 @@ Against the built-in AI in the full game, with GRF's checkpoint reward:
     python examples/train_ppo.py --scenario 11_vs_11_easy_stochastic --rewards scoring,checkpoints \
         --steps 500000 --eval-episodes 128
 
-Measured (stop 31; 8 worlds, 128 evaluation games; CPU on a busy 2-core VM): uniformly
+Measured (8 worlds, 128 evaluation games; CPU on a busy 2-core VM): uniformly
 random actions return -1.45 +- 0.10 per game (-1.75 goals) on the same 128 seeds, where
 real GRF 2.10.2's random player returns -1.54 +- 0.24 (32 games, ``tools/grf_games.py``);
 seed 0's greedy policy 0.00 at 250k steps (it stands on the ball from kick-off, which GRF's

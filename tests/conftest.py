@@ -34,6 +34,31 @@ NO_END_FLAGS = dict(
 
 ALL_SCENARIOS = trackfield.list_scenarios("football")
 
+# Skips a module whose tests train (found without importing torch, so collection stays quick).
+NEEDS_TRAINING = pytest.mark.skipif(
+    any(importlib.util.find_spec(name) is None for name in ("stable_baselines3", "torch")),
+    reason="needs stable-baselines3 and torch (pip install '.[train]')",
+)
+
+# Test modules whose every test carries one marker and whose imports are heavy (Ray starts
+# torch): when the -m expression deselects that marker they are not even imported, so the
+# fast command does not spend its collection time importing them.
+WHOLE_MODULE_MARKERS = {"test_rllib.py": "rllib"}
+
+
+def pytest_ignore_collect(collection_path, config):
+    marker = WHOLE_MODULE_MARKERS.get(collection_path.name)
+    expression = config.getoption("markexpr", "")
+    if marker is None or not expression:
+        return None
+    from _pytest.mark.expression import Expression
+
+    try:
+        selected = Expression.compile(expression).evaluate(lambda name, **kwargs: name == marker)
+    except Exception:  # an expression pytest will report itself
+        return None
+    return None if selected else True
+
 
 def write_scenario(tmp_path, body: str, name: str = "scenario") -> str:
     """Writes a GRF-style scenario file whose build_scenario runs ``body``; returns its path.

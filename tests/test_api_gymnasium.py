@@ -5,11 +5,18 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env as gym_check_env
-from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import trackfield
 from trackfield.football.vector import FootballVectorEnv
 from conftest import ALL_SCENARIOS
+
+
+def sb3_check_env(env, **kwargs):
+    """Stable-Baselines3's env checker, imported when a test runs (it imports torch)."""
+    from stable_baselines3.common.env_checker import check_env
+
+    return check_env(env, **kwargs)
+
 
 REPRESENTATIONS = ("raw", "simple115v2", "smm", "pixels")
 

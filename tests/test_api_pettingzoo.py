@@ -265,3 +265,24 @@ def test_unknown_config_key():
         make(number_of_left_agents=2)
     with pytest.raises(ValueError, match="right players"):
         make(number_of_right_players_agent_controls=3)
+
+
+def test_aec_api_town_self_play_with_respawns():
+    # every vehicle an agent; an ended one's slot takes a new agent with a new name, which
+    # possible_agents declared from the start (PettingZoo's converter keeps that list)
+    api_test(trackfield.env("town_self_play", agents=8), num_cycles=400)
+
+
+def test_town_self_play_possible_agents_hold_every_agent_of_an_episode():
+    env = trackfield.parallel_env("town_self_play", agents=8, max_steps=60)
+    declared = env.possible_agents
+    assert len(declared) == 8 * 61 and len(set(declared)) == len(declared)
+    rng = np.random.default_rng(0)
+    seen = set()
+    for seed in (0, 1):
+        env.reset(seed=seed)
+        while env.agents:
+            seen |= set(env.agents)
+            env.step({agent: int(rng.integers(12)) for agent in env.agents})
+    assert env.possible_agents is declared and seen <= set(declared)
+    assert len(seen) > 8 * 2  # random driving ends agents and the slots respawn

@@ -38,18 +38,21 @@ def test_custom_scenario():
     assert "breakaways" in run("custom_scenario.py")
 
 
+@pytest.mark.slow
 def test_train_sac_racing_tiny_budget():
     pytest.importorskip("stable_baselines3")
     out = run("train_sac_racing.py", "--steps", "600", "--envs", "2")
     assert "clean lap:" in out and "trained 600 steps" in out
 
 
+@pytest.mark.slow
 def test_train_ppo_driving_tiny_budget():
     pytest.importorskip("stable_baselines3")
     out = run("train_ppo_driving.py", "--steps", "2048", "--envs", "4", "--episodes", "5")
     assert "trained 2048 steps" in out and "greedy PPO over 5 episodes: goal" in out and "random over 5" in out
 
 
+@pytest.mark.slow
 def test_train_ppo_tiny_budget_writes_logs_checkpoints_and_video(tmp_path):
     pytest.importorskip("stable_baselines3")
     pytest.importorskip("tensorboard")
@@ -68,12 +71,14 @@ def test_train_ppo_tiny_budget_writes_logs_checkpoints_and_video(tmp_path):
     assert {"reward_components/scoring", "reward_components/checkpoints", "rollout/ep_rew_mean"} <= tags
 
 
+@pytest.mark.rllib
 def test_rllib_ppo_tiny_budget():
     pytest.importorskip("ray.rllib")
     out = run("rllib_ppo.py", "--tiny")
     assert "env runners ran on nodes" in out and "greedy mean score" in out
 
 
+@pytest.mark.rllib
 def test_rllib_self_play_tiny_budget():
     pytest.importorskip("ray.rllib")
     out = run("rllib_self_play.py", "--tiny")
@@ -81,6 +86,7 @@ def test_rllib_self_play_tiny_budget():
 
 
 @pytest.mark.slow
+@pytest.mark.rllib
 def test_rllib_ppo_default_budget():
     pytest.importorskip("ray.rllib")
     out = run("rllib_ppo.py", timeout=900)
@@ -89,6 +95,7 @@ def test_rllib_ppo_default_budget():
 
 
 @pytest.mark.slow
+@pytest.mark.rllib
 def test_rllib_self_play_default_budget():
     pytest.importorskip("ray.rllib")
     out = run("rllib_self_play.py", timeout=900)

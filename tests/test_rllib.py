@@ -15,6 +15,9 @@ import numpy as np
 import pytest
 from conftest import load_example
 
+# Every test here starts or uses Ray: the second test command runs them (-m rllib).
+pytestmark = pytest.mark.rllib
+
 ray = pytest.importorskip("ray")
 pytest.importorskip("ray.rllib")
 

@@ -9,11 +9,19 @@ import pytest
 
 import trackfield
 
-pytest.importorskip("stable_baselines3")
+from conftest import NEEDS_TRAINING
+from trackfield.core.sb3 import to_sb3
 
-from stable_baselines3.common.vec_env import VecEnv, VecMonitor  # noqa: E402
+pytestmark = NEEDS_TRAINING
 
-from trackfield.core.sb3 import SB3VecEnv, to_sb3  # noqa: E402
+
+def vec_env_classes():
+    """SB3's VecEnv and VecMonitor and our SB3VecEnv, imported when a test runs (SB3 imports torch)."""
+    from stable_baselines3.common.vec_env import VecEnv, VecMonitor
+
+    from trackfield.core.sb3 import SB3VecEnv
+
+    return VecEnv, VecMonitor, SB3VecEnv
 
 SCENARIO = "academy_empty_goal_close"  # short episodes
 
@@ -27,6 +35,7 @@ def random_actions(rng, n):
 
 
 def test_is_an_sb3_vec_env():
+    VecEnv, VecMonitor, SB3VecEnv = vec_env_classes()
     venv = to_sb3(make_vec())
     assert isinstance(venv, VecEnv) and isinstance(venv, SB3VecEnv)
     assert venv.num_envs == 4
@@ -36,6 +45,7 @@ def test_is_an_sb3_vec_env():
     venv.close()
 
 
+@pytest.mark.slow
 def test_ppo_learns_a_short_run():
     import torch
     from stable_baselines3 import PPO
@@ -124,6 +134,7 @@ def test_truncation_sets_timelimit_flag():
 
 
 def test_vec_monitor_wrapping():
+    VecEnv, VecMonitor, SB3VecEnv = vec_env_classes()
     plain = to_sb3(make_vec())
     monitored = VecMonitor(to_sb3(make_vec()))
     plain.seed(2)
@@ -168,6 +179,7 @@ def test_seed_is_used_once():
 
 
 def test_attributes_and_methods():
+    VecEnv, VecMonitor, SB3VecEnv = vec_env_classes()
     venv = to_sb3(make_vec(num_envs=3))
     assert venv.get_attr("num_threads") == [2, 2, 2]
     assert venv.get_attr("num_envs", indices=[0, 2]) == [3, 3]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The academy table against GRF's stored figures, summed into one deviation.
 
-    PYTHONPATH=pkg python tools/football_academy_deviation.py SEED EPISODES [scenario ...]
+    python tools/football_academy_deviation.py SEED EPISODES [scenario ...]
 
 Runs `trackfield.football.fidelity.measure` for each scenario (two processes) and prints one
 line per scenario (length ratio, then ours / GRF's share for each ending) and a summary:

@@ -3,7 +3,7 @@
 steps on the ball in the final third, the shots and how far out they were struck, the goals.
 
     $GRF_VENV/bin/python tools/football_chances.py grf 11_vs_11_stochastic 12 2000 0
-    PYTHONPATH=pkg python tools/football_chances.py trackfield 11_vs_11_stochastic 24 2000 1
+    python tools/football_chances.py trackfield 11_vs_11_stochastic 24 2000 1
 
 Arguments: engine, scenario, games, first engine seed, controlled left players (0: the AI
 plays both teams, read from GRF's engine state or, here, through one left agent playing

@@ -2,7 +2,7 @@
 """Scripted probes of GRF's game mechanics, run the same way on real GRF or trackfield.
 
     $GRF_VENV/bin/python tools/football_probes.py grf passes
-    PYTHONPATH=pkg python tools/football_probes.py trackfield passes
+    python tools/football_probes.py trackfield passes
     $GRF_VENV/bin/python tools/football_probes.py grf loose_ball
     $GRF_VENV/bin/python tools/football_probes.py grf keeper_claim
     $GRF_VENV/bin/python tools/football_probes.py grf shots
@@ -15,7 +15,7 @@
     $GRF_VENV/bin/python tools/football_probes.py grf flight
 
 GRF processes one team before the other, in an order it draws at random per environment
-(docs/football_fidelity.md, stop 38); ``GRF_TEAM_ORDER=0`` (left first) or ``1`` fixes it.
+(docs/football_fidelity.md); ``GRF_TEAM_ORDER=0`` (left first) or ``1`` fixes it.
 
 Each probe writes small GRF-format scenario files (``tfprobe_*``) into a temporary folder.
 trackfield loads them by path; GRF only loads scenarios by module name from its own package,

@@ -2,9 +2,9 @@
 """What happens in an academy scenario under the fidelity protocol, on real GRF or trackfield.
 
     $GRF_VENV/bin/python tools/football_random_play.py grf endings academy_run_to_score_with_keeper 100
-    PYTHONPATH=pkg python tools/football_random_play.py trackfield endings academy_run_to_score_with_keeper 100
+    python tools/football_random_play.py trackfield endings academy_run_to_score_with_keeper 100
 
-The episodes are ../shared/tools/behaviour_stats.py's (one left player acting uniformly at
+The episodes are behaviour_stats.py's, GRF's protocol script (one left player acting uniformly at
 random, seeds 0..N-1, the same action stream), so the figures sit beside its table.
 
 endings: per ending (goal_for, goal_against, possession, stopN for a stoppage in game mode
@@ -55,7 +55,7 @@ spec = importlib.util.spec_from_file_location(
 bs = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bs)
 
-METRES = np.array([54.4, 83.6])  # metres per observation unit along x and y (GRF's, and ours since stop 27)
+METRES = np.array([54.4, 83.6])  # metres per observation unit along x and y (GRF's, and ours)
 BOX_DEPTH, BOX_HALF_WIDTH = 16.5, 20.15
 
 

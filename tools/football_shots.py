@@ -2,7 +2,7 @@
 """The built-in AI's shots when it plays itself, on real GRF or trackfield, and what became of them.
 
     $GRF_VENV/bin/python tools/football_shots.py grf 11_vs_11_easy_stochastic 5
-    PYTHONPATH=pkg python tools/football_shots.py trackfield 11_vs_11_easy_stochastic 20
+    python tools/football_shots.py trackfield 11_vs_11_easy_stochastic 20
 
 As tools/football_turnovers.py, one left agent always plays builtin_ai (action set v2), so
 both teams are the AI (left 1.0, right the scenario's level). A shot: the ball, last held by

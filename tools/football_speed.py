@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Before/after speed of the football engine on a noisy machine: best of seven by CPU time.
 
-    PYTHONPATH=pkg python tools/football_speed.py LABEL
+    python tools/football_speed.py LABEL
 
 64 worlds through trackfield.vector.make on one thread, simple115v2, 19,200 random steps
 per repetition; CPU time rather than wall time, and the best of seven, so that other load

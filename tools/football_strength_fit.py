@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """How far trackfield's full games sit from real GRF's, in one number.
 
-    PYTHONPATH=pkg python tools/football_strength_fit.py [GAMES] [SEEDS]   # defaults: 100 0,1000,2000,3000
+    python tools/football_strength_fit.py [GAMES] [SEEDS]   # defaults: 100 0,1000,2000,3000
 
 Plays `trackfield.football.strength`'s three measurements at each seed: AI 1.0 against
 each level, a random player against each level, and the ladder's two pairings. Then it
 compares every team's mean goals with GRF's stored figure (`strength.grf_figures()`, both
 team orders pooled). Each comparison is a z score: (ours - GRF's) / sqrt(GRF's mean / its
 games + our mean / our games), Poisson standard errors. It prints the z scores and the sum
-of their squares (16 terms; a random player's own goals are left out). Stop 40 chose its
-keeper timing and kick error with this number (docs/football_fidelity.md).
+of their squares (16 terms; a random player's own goals are left out). The keeper
+timing and kick error were chosen with this number (docs/football_fidelity.md).
 """
 import sys
 

@@ -2,7 +2,7 @@
 """How possession changes hands when the built-in AI plays itself, on real GRF or trackfield.
 
     $GRF_VENV/bin/python tools/football_turnovers.py grf 11_vs_11_stochastic 2
-    PYTHONPATH=pkg python tools/football_turnovers.py trackfield 11_vs_11_stochastic 20
+    python tools/football_turnovers.py trackfield 11_vs_11_stochastic 20
 
 One left agent always plays builtin_ai (action set v2, action 19), so both teams are the AI
 and the raw observation is there to read (trackfield plays such a game exactly as AI

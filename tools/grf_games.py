@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Full games under ../shared/tools/behaviour_stats.py's protocol, printing every game's final
+"""Full games under GRF's behaviour_stats.py protocol, printing every game's final
 score (one JSON line per game), so that goal differences get standard errors.
 
     $GRF_VENV/bin/python tools/grf_games.py 11_vs_11_stochastic 10 0 1000   # AI v AI, seeds 1000..1009
@@ -11,7 +11,7 @@ engine seed, and optionally GRF's reward string: then each line also gives the f
 player's return (the random player's baseline for tests/football/test_full_game_learnability.py).
 Each line names GRF's team processing order (`reverse_team_processing`), which GRF draws once per
 environment at random unless ``GRF_TEAM_ORDER=0`` (left team first) or ``1`` fixes it
-(docs/football_fidelity.md, stop 38). ``GRF_LEFT_DIFFICULTY`` and ``GRF_RIGHT_DIFFICULTY`` set
+(docs/football_fidelity.md). ``GRF_LEFT_DIFFICULTY`` and ``GRF_RIGHT_DIFFICULTY`` set
 the teams' AI difficulty over what the scenario file sets (GRF's files leave the left team at
 1.0), so that GRF plays the matches of ``trackfield.football.strength.ladder``:
 

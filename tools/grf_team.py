@@ -1,7 +1,7 @@
 """GRF's team processing order, for the measurement scripts here.
 
 GRF processes one team before the other every frame, in an order (`reverse_team_processing`)
-it draws once per environment at random (docs/football_fidelity.md, stop 38).
+it draws once per environment at random (docs/football_fidelity.md).
 ``GRF_TEAM_ORDER=0`` (left team first) or ``1`` fixes it for the scripts that call
 ``fix_team_order_from_env``. Plain Python, no trackfield: it runs in GRF's interpreter.
 """

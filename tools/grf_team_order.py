@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""../shared/tools/behaviour_stats.py on real GRF with its team processing order fixed.
+"""GRF's behaviour_stats.py protocol on real GRF with its team processing order fixed.
 
     $GRF_VENV/bin/python tools/grf_team_order.py {0|1} --engine grf --scenario NAME --episodes 100
 

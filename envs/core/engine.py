@@ -24,6 +24,7 @@ slots). Single envs, vector envs and the PettingZoo adapter all sit on a
 from __future__ import annotations
 
 import os
+import warnings
 
 import numpy as np
 from gymnasium import spaces
@@ -151,6 +152,12 @@ class BatchEngine:
         }
         for name, array in self.buffers.items():
             setattr(self, name, array)
+        cores = default_threads()
+        if isinstance(num_threads, (int, np.integer)) and not isinstance(num_threads, bool) and num_threads > cores:
+            # more threads than CPUs only take turns on them (1,000 threads ran 5x slower)
+            warnings.warn(f"num_threads={num_threads} is more than the {cores} CPUs this process may use; "
+                          f"using {cores}", RuntimeWarning, stacklevel=4)
+            num_threads = cores
         self.batch = module.Batch(config, n, num_threads, autoreset, self.buffers)
         self._slicer = FieldSlicer(obs_fields) if obs_fields is not None else None
         self._obs_views = None  # batch_obs_views(), built on first use

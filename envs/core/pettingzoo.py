@@ -21,6 +21,7 @@ from gymnasium import logger, spaces
 from pettingzoo import ParallelEnv
 
 from trackfield.core.engine import BatchEngine
+from trackfield.core.single import _state_option, check_open
 
 
 class BatchParallelEnv(ParallelEnv):
@@ -78,16 +79,20 @@ class BatchParallelEnv(ParallelEnv):
         self.agents = [agent for agent, alive in zip(self.possible_agents, live) if alive]
 
     def reset(self, seed=None, options=None):
+        check_open(self, "reset")
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
                 raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
             seed = int(seed)
-        elif not self._ever_reset:
+        state = _state_option(options, seed)  # the single env's checks and messages
+        if seed is None and state is None and not self._ever_reset:
             # First reset without a seed: draw one (as the Gymnasium envs do). Later
             # unseeded resets continue from the world's own generator.
             seed = int(np.random.default_rng().integers(0, 2**63 - 1))
-        if options and options.get("state") is not None:  # other options are ignored, as Gymnasium envs do
-            self.set_state(options["state"])
+        if state is not None:
+            self.set_state(state)
+            if self._engine.terminated[0] or self._engine.truncated[0]:
+                raise ValueError("reset: options['state'] holds an episode that already ended")
         else:
             self._engine.batch.reset_one(0, seed)
             self._ever_reset = True
@@ -106,6 +111,7 @@ class BatchParallelEnv(ParallelEnv):
         return np.asarray(action).reshape(-1)
 
     def step(self, actions):
+        check_open(self, "step")
         if not self._ever_reset:
             raise RuntimeError("step() called before reset()")
         if not self.agents:
@@ -145,7 +151,7 @@ class BatchParallelEnv(ParallelEnv):
         return self._engine.batch.render(0, self._render_width)
 
     def close(self):
-        pass
+        self._closed = True
 
     def state(self) -> np.ndarray:
         """Global state: slot 0's observation as the engine stores it."""

@@ -46,13 +46,12 @@ class BatchEnv(gym.Env):
     def reset(self, *, seed=None, options=None):
         """Starts an episode. ``options={"state": bytes}`` restores a ``get_state()``
         snapshot instead (seed must then be None); other options are ignored."""
+        check_open(self, "reset")
         if seed is not None:
             check_int("seed", seed, 0, 2**64 - 1)
-        state = _state_option(options)
+        state = _state_option(options, seed)
         super().reset(seed=seed)
         if state is not None:
-            if seed is not None:
-                raise ValueError("reset: pass either seed or options['state'], not both")
             self.set_state(state)
             if self._needs_reset:
                 raise ValueError("reset: options['state'] holds an episode that already ended")
@@ -83,6 +82,9 @@ class BatchEnv(gym.Env):
             if isinstance(action, (bool, np.bool_)):
                 raise ValueError(f"action must be {self._action_kind()} in {eng.bounds_text()}, not a boolean: {action!r}")
             error = eng.action_error(action)
+            if not error and not eng.discrete and np.shape(action) != self.action_space.shape:
+                # (1, 2) for a single car reads like a batch of one: refused, not flattened
+                error = f"must have shape {self.action_space.shape}, got shape {np.shape(action)}"
             if error:
                 who = f" for {eng.agent_name(0)}" if eng.agent_name else ""
                 raise ValueError(f"action{who} {error} ({self._action_kind()} in {eng.bounds_text()})")
@@ -135,6 +137,7 @@ class BatchEnv(gym.Env):
                 reward = rewards.item(0) if hook is None else hook(rewards.item(0), info)
                 return obs.copy(), reward, done[0], done[1], info
         if self._needs_reset:
+            check_open(self, "step")
             raise RuntimeError("step() called before reset() or after the episode ended; call reset()")
         eng = self._engine
         box = self._box_actions
@@ -180,6 +183,8 @@ class BatchEnv(gym.Env):
         return None
 
     def close(self):
+        # closed for good: the lean step is dropped, so the next step() takes the checked path
+        self._closed, self._lean, self._needs_reset = True, None, True
         if self._recorder is not None:
             self._recorder.start(None, None)  # writes an unfinished episode
         if self._window is not None:
@@ -210,9 +215,19 @@ class BatchEnv(gym.Env):
         return self._engine.world_obs(self._engine.obs, 0)
 
 
-def _state_option(options):
+def _state_option(options, seed=None):
+    """``options["state"]`` (None without one), the same checks and messages for every env."""
     if options is None:
         return None
     if not isinstance(options, dict):
         raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
-    return options.get("state")  # other options are ignored, as Gymnasium envs do
+    state = options.get("state")  # other options are ignored, as Gymnasium envs do
+    if state is not None and seed is not None:
+        raise ValueError("reset: pass either seed or options['state'], not both")
+    return state
+
+
+def check_open(env, method: str) -> None:
+    """Refuses ``method`` on an env whose ``close()`` was called."""
+    if getattr(env, "_closed", False):
+        raise RuntimeError(f"{method}() called after close(); make a new env")

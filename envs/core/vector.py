@@ -11,6 +11,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from trackfield.core.config import check_int
 from trackfield.core.engine import BatchEngine
+from trackfield.core.single import _state_option
 from trackfield.core.spaces import batch_of
 
 
@@ -55,10 +56,19 @@ class BatchVectorEnv(VectorEnv):
         self._ever_reset = False
 
     def reset(self, *, seed=None, options=None):
+        """Resets every world: from ``seed`` (world i from ``(seed, i)``), or with
+        ``options={"state": ...}`` restores ``get_state()`` snapshots instead: one bytes for
+        every world, or a list of ``num_envs`` (seed must then be None). Other options are
+        ignored."""
+        if self.closed:
+            raise RuntimeError("reset() called after close(); make a new env")
         if isinstance(seed, (list, tuple)):
             raise ValueError("seed must be one int: world i is seeded from (seed, i)")
         batch = self._engine.batch
-        if seed is not None:
+        state = _state_option(options, seed)
+        if state is not None:
+            self._restore_all(state)
+        elif seed is not None:
             check_int("seed", seed, 0, 2**64 - 1)
             batch.reset_all(seed)
         elif not self._ever_reset:
@@ -72,7 +82,20 @@ class BatchVectorEnv(VectorEnv):
             info["live"] = self._engine.live.copy()
         return self._observations(), info
 
+    def _restore_all(self, state) -> None:
+        states = [state] * self.num_envs if isinstance(state, (bytes, bytearray)) else state
+        if not isinstance(states, (list, tuple)) or len(states) != self.num_envs:
+            raise TypeError(f"options['state'] must be bytes from get_state() (every world) or a list of "
+                            f"{self.num_envs} of them (one per world), got {type(state).__name__}"
+                            + (f" of length {len(state)}" if isinstance(state, (list, tuple)) else ""))
+        for i, world_state in enumerate(states):
+            self.set_state(i, world_state)
+            if self._engine.terminated[i] or self._engine.truncated[i]:
+                raise ValueError(f"reset: options['state'] of world {i} holds an episode that already ended")
+
     def step(self, actions):
+        if self.closed:
+            raise RuntimeError("step() called after close(); make a new env")
         if not self._ever_reset:
             raise RuntimeError("step() called before reset()")
         eng = self._engine

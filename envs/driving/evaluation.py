@@ -385,8 +385,9 @@ def evaluate(policy=None, map=None, worlds: int = 8, km: float | None = None, st
 def main(argv=None) -> None:
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m trackfield.driving.evaluation",
-                                     description="Long-run evaluation (eval_long) of the scripted lane keeper.")
+    parser = argparse.ArgumentParser(prog="python -m trackfield.driving.evaluation", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog="From the command line it evaluates the scripted lane keeper.")
     parser.add_argument("--map", default=None, help="Town01, Town03, a .xodr/.json path; default: a generated town")
     parser.add_argument("--town-seed", type=int, default=0)
     parser.add_argument("--worlds", type=int, default=8)

@@ -15,9 +15,11 @@ class DrivingParallelEnv(ShowsHumanWindow, BatchParallelEnv):
     An agent is named ``"vehicle_<k>"`` with k its identity in the episode (0, 1, ...:
     spawn order). An agent that collides, leaves the road or reaches its final goal is
     terminated and leaves; with ``respawn=True`` (town_self_play's default) its slot takes
-    a new agent, with a new name, one step later. ``possible_agents`` lists the names seen
-    so far in the episode (respawns make the full set unbounded); every agent shares one
-    observation space and one action space. All other keywords are ``DrivingEnv``'s.
+    a new agent, with a new name, one step later. ``possible_agents`` is declared up front:
+    every name an episode can use, ``vehicle_0`` to ``vehicle_<n-1>`` with n the most
+    agents in play times (``max_steps`` + 1) with respawns (each agent in play ends at most
+    once a step), else the most agents in play. Every agent shares one observation space
+    and one action space. All other keywords are ``DrivingEnv``'s.
     """
 
     metadata = {"name": "trackfield_driving_v0", "render_modes": ["rgb_array", "human"], "is_parallelizable": True,
@@ -35,7 +37,12 @@ class DrivingParallelEnv(ShowsHumanWindow, BatchParallelEnv):
             self.render_mode = "human"
         self._obs_space = engine.agent_observation_space
         self._act_space = engine.agent_action_space
-        self.possible_agents = []
+        cfg = engine.drive_config
+        most = cfg.agents_max if cfg.agents_max > 0 else cfg.slots
+        identities = most * (cfg.episode_steps + 1) if cfg.respawn else most
+        self.names_agents_as_they_spawn = bool(cfg.respawn)
+        # one list for the env's life: PettingZoo's AEC converter keeps a reference to it
+        self.possible_agents = [f"vehicle_{k}" for k in range(identities)]
         self._index = {}
 
     def _slot_name(self, slot: int) -> str:
@@ -46,19 +53,17 @@ class DrivingParallelEnv(ShowsHumanWindow, BatchParallelEnv):
         agents = []
         for slot in live.nonzero()[0]:
             name = self._slot_name(int(slot))
-            if name not in self._index:
-                self.possible_agents.append(name)
+            if name not in self._index and int(name[8:]) >= len(self.possible_agents):
+                self.possible_agents.append(name)  # never expected: the bound above holds
             self._index[name] = int(slot)
             agents.append(name)
         self.agents = agents
 
     def reset(self, seed=None, options=None):
-        self.possible_agents = []
         self._index = {}
         return super().reset(seed=seed, options=options)
 
     def set_state(self, state: bytes) -> None:
-        self.possible_agents = []
         self._index = {}
         super().set_state(state)
 

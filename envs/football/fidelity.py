@@ -1,6 +1,6 @@
 """How closely trackfield's football plays like real GRF: the same measurement on both.
 
-The protocol is ``../shared/tools/behaviour_stats.py``'s: one controlled left player acting
+The protocol (GRF's side: a behaviour-statistics script run on GRF 2.10.2): one controlled left player acting
 uniformly at random over GRF's 19 actions, scoring reward, N episodes seeded 0..N-1. An
 episode ends in one of five ways:
 
@@ -21,7 +21,7 @@ side. GRF plays one team's frame before the other's, and which comes first
 shares by 10 points or more (run_pass_and_shoot_with_keeper's goals against: 2% with the
 left team first, 13% with the right). So the stored figures pool 100 episodes under each
 order (``tools/grf_team_order.py``), and ``grf_figures(team_order=...)`` gives either alone.
-``python -m trackfield.bench football`` prints the table; the issue's tolerance is a mean
+``python -m trackfield.bench football`` prints the table; the tolerance is a mean
 length within 0.67x-1.5x of GRF's and every ending share within 15 points.
 """
 from __future__ import annotations
@@ -117,8 +117,8 @@ def _ending(scoring_return: float, truncated: bool, game_mode: int) -> str:
 
 
 def within_tolerance(ours: Behaviour, grf: Behaviour, share_tolerance: float = SHARE_TOLERANCE) -> bool:
-    """The issue's test: mean length within LENGTH_RATIO_RANGE of GRF's and every ending
-    share within ``share_tolerance`` points (the issue's 15 by default)."""
+    """The fidelity test: mean length within LENGTH_RATIO_RANGE of GRF's and every ending
+    share within ``share_tolerance`` points (15 by default)."""
     if not 0.0 <= share_tolerance <= 100.0:
         raise ValueError(f"share_tolerance must be between 0 and 100 points, got {share_tolerance!r}")
     ratio = ours.mean_length / grf.mean_length

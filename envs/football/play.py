@@ -105,7 +105,8 @@ def load_opponent(path: str):
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m trackfield.football.play", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m trackfield.football.play", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scenario", default="academy_empty_goal_close", help="scenario name or file")
     parser.add_argument("--opponent", default=None, help="a saved SB3 policy (.zip) for the right team")
     parser.add_argument("--width", type=int, default=960, help="window width in pixels")

@@ -6,7 +6,7 @@ call, with the score of every game read when it ends:
 * **ladder**: the named levels against each other, hard (0.95) against medium (0.6) and
   medium against easy (0.05), each pairing played half the games with the stronger AI on
   the left and half on the right, so the kick-off and the ends do not favour either. The
-  issue asks that each level beats the one below by at least two standard errors of the
+  test asks that each level beats the one below by at least two standard errors of the
   goal difference over 20 or more games.
   Real GRF's figures for the same pairings (``tools/grf_games.py`` with
   ``GRF_LEFT_DIFFICULTY`` and ``GRF_RIGHT_DIFFICULTY``, the stronger AI on each side in
@@ -17,7 +17,7 @@ call, with the score of every game read when it ends:
   from the same protocol are stored in ``grf_behaviour.json`` and printed beside.
 * **random player**: one controlled left player acting uniformly at random over the 19
   default actions against each level; GRF's figures (``behaviour_stats.py --left 1``)
-  beside. The issue asks that it loses to the easy AI on average, conceding about as many
+  beside. The test asks that it loses to the easy AI on average, conceding about as many
   goals as against GRF's AI of the same level.
 
 GRF's figures pool the same number of games under each of GRF's two team processing

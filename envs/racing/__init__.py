@@ -26,6 +26,7 @@ from trackfield.racing.track import Section, Track, build_track
 from trackfield.racing.track_files import (
     TrackFileError,
     list_tracks,
+    list_tum_tracks,
     load_raceline,
     load_track,
     save_track_json,
@@ -34,7 +35,7 @@ from trackfield.racing.track_generator import generate_track
 
 __all__ = [
     "RaceResult", "RacingConfig", "RacingEnv", "RecordedLaunches", "Section", "Track", "TrackFileError", "build_track",
-    "car_names", "car_params", "evaluate_race", "feature_index", "feature_layout", "generate_track", "list_racing_scenarios", "list_tracks",
+    "car_names", "car_params", "evaluate_race", "feature_index", "feature_layout", "generate_track", "list_racing_scenarios", "list_tracks", "list_tum_tracks",
     "load_raceline", "load_racing_scenario", "load_track", "minimum_curvature_line", "racing_line",
     "reference_lap", "reference_lap_details", "save_track_json", "summarize", "thresholds_from",
 ]

@@ -4,11 +4,11 @@ Car-steps/s count every simulated car (AI included) at 10 Hz control with 100 Hz
 physics and the ``features`` observation, through the public API with uniformly random
 actions: the single env loop for race_time_trial, race_1v7 and race_field, the vector
 env of 64 worlds on 1 and 2 threads, the physics alone (one car, no observation) and
-``pixels``. Peers, measured on this machine as issue 10 reports: Gymnasium's
+``pixels``. Peers, measured on a 2-core VM: Gymnasium's
 CarRacing-v3 167 car-steps/s, highway-env's racetrack 205, a GT Sport console's 20
 cars at 10 Hz = 200. Then the full-skill AI's gt3 flying lap (time, top and slowest
 speed, seconds off course and on a wall) of every shipped track and every track of a
-folder (``--tracks-dir``, default $TRACKFIELD_TRACK_PATH or ../shared/tracks when present).
+folder (``--tracks-dir``, default $TRACKFIELD_TRACK_PATH, else the shipped TUM circuits).
 """
 from __future__ import annotations
 
@@ -98,7 +98,9 @@ def reference_laps(tracks_dir: str | None, car: str = "gt3"):
 
 
 def default_tracks_dir() -> str | None:
-    for candidate in os.environ.get("TRACKFIELD_TRACK_PATH", "").split(os.pathsep) + [os.path.join("..", "shared", "tracks")]:
+    from trackfield.racing.track_files import TUM_DIR
+
+    for candidate in os.environ.get("TRACKFIELD_TRACK_PATH", "").split(os.pathsep) + [str(TUM_DIR)]:
         if candidate and os.path.isdir(candidate):
             return candidate
     return None
@@ -127,7 +129,7 @@ def main(seconds: float, envs: int, threads, tracks_dir: str | None, laps: bool,
     for label, per_core, cars in rows:
         print(f"{label:44} {cars:4d} {per_core:10.0f} {per_core / TARGET_PER_CORE:5.2f}x "
               + " ".join(f"{per_core / v:11.0f}x" for v in PEERS.values()))
-    print("peers: " + ", ".join(f"{k} {v}" for k, v in PEERS.items()) + " car-steps/s (issue 10)")
+    print("peers: " + ", ".join(f"{k} {v}" for k, v in PEERS.items()) + " car-steps/s (measured on a 2-core VM)")
     if laps:
         # Off course: three tyres or more out; a slowest point far below the track's
         # slowest corner (about 40 km/h and up) means a spin.

@@ -158,7 +158,7 @@ class RacingEnv(BatchEnv):
     | action_delay_s, observation_delay_s | float | 0 | latency, rounded to whole physics steps |
     | section_modifiers | dict | {} | {section: {component: scale}} |
     | groups | int | 1 | independent groups of the scenario's cars on one track; they never touch or see each other |
-    | agents | int | 1 | controlled cars per group |
+    | agents | int | 1 | controlled cars per group, 0-20; 0: every car is the AI's (a race to watch or record: the action space and the reward are empty, shape (0, 2) and (0,)) |
     | start_slot, laps, max_time_s, section | | the scenario's | grid slot of the agent, race distance, time limit, section of section runs |
     | max_off_course_s | float or None | None | end the episode (terminated) once an agent's off-course time exceeds it; 0 ends it on leaving the course, a training aid |
     | physics_hz, control_hz | int | 100, 10 | rates |

@@ -63,7 +63,8 @@ def read_inputs(pygame, joystick):
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m trackfield.racing.play", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m trackfield.racing.play", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scenario", default="race_1v3")
     parser.add_argument("--track", default=None, help="a shipped circuit or a track file (default: the scenario's)")
     parser.add_argument("--car", default="gt3", choices=["road", "gt3", "prototype"])

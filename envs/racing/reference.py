@@ -5,7 +5,7 @@
 True
 
 Published lap times make it a realism check: with ``car="gt3"`` the AI laps Monza
-(``../shared/tracks/Monza.csv`` with its racing line) within 5% of a real GT3 race lap
+(``track="Monza"``, TUM's circuit shipped with its racing line) within 5% of a real GT3 race lap
 (about 1:47) and reaches 270-290 km/h on the main straight (``tests/racing/test_physics.py``,
 ``python -m trackfield.bench racing``).
 """

@@ -118,7 +118,11 @@ def sweep(base: dict, grid: dict, totals: dict, orders) -> list:
     return sorted(rows, key=lambda r: -r[0])
 
 
-def main() -> None:
+def main(argv=None) -> None:
+    import argparse
+
+    argparse.ArgumentParser(prog="python -m trackfield.racing.reward_sweep", description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args(argv)
     trial = ["clean", "cautious", "late_braking", "cutting", "sawing"]
     totals = collect("race_time_trial", trial)
     print("component totals per 60 s drive (mean of 5 launches):")

@@ -14,6 +14,9 @@ import numpy as np
 from trackfield.racing.track import KINDS, Track, build_track, resample_closed
 
 TRACKS_DIR = Path(__file__).resolve().parent / "tracks"
+# TUM's racetrack database (LGPL-3.0, tum/LICENSE and tum/README.md): 25 real circuits and
+# their racing lines (tum/racelines/), loaded by name ("Monza").
+TUM_DIR = TRACKS_DIR / "tum"
 TRACK_PATH_ENV = "TRACKFIELD_TRACK_PATH"
 MIN_POINTS = 10
 CSV_COLUMNS = ("x_m", "y_m", "w_tr_right_m", "w_tr_left_m")
@@ -26,15 +29,21 @@ class TrackFileError(ValueError):
 
 
 def list_tracks() -> list:
-    """Names of the circuits shipped with trackfield (``load_track`` takes them)."""
+    """Names of trackfield's own circuits (``load_track`` takes them)."""
     return sorted(p.stem for p in TRACKS_DIR.glob("*.json"))
+
+
+def list_tum_tracks() -> list:
+    """Names of the 25 real circuits of TUM's racetrack database shipped with trackfield
+    (``load_track("Monza")``; their racing lines drive the AI)."""
+    return sorted(p.stem for p in TUM_DIR.glob("*.csv"))
 
 
 def load_track(name_or_path, crossings: str = "error", spacing: float = 2.0, kerb_width=None,
                wall_distance=None) -> Track:
     """Loads a circuit as a :class:`~trackfield.racing.track.Track`.
 
-    ``name_or_path``: a shipped name (``list_tracks()``), a path to a ``.csv`` (TUM
+    ``name_or_path``: a shipped name (``list_tracks()``, ``list_tum_tracks()``), a path to a ``.csv`` (TUM
     format) or ``.json`` (trackfield's) file, or a bare file name such as ``"Monza"``
     found in a folder of the ``TRACKFIELD_TRACK_PATH`` environment variable
     (``os.pathsep``-separated). ``crossings="bridge"`` accepts a centre line that
@@ -61,15 +70,16 @@ def resolve_track(name_or_path) -> Path:
         if path.suffix.lower() not in (".csv", ".json"):
             raise ValueError(f"track file {text!r}: expected a .csv or .json file")
         return path
-    shipped = TRACKS_DIR / f"{text}.json"
-    if shipped.is_file():
-        return shipped
+    for shipped in (TRACKS_DIR / f"{text}.json", TUM_DIR / f"{text}.csv"):
+        if shipped.is_file():
+            return shipped
     for folder in filter(None, os.environ.get(TRACK_PATH_ENV, "").split(os.pathsep)):
         for suffix in (".json", ".csv"):
             candidate = Path(folder) / f"{text}{suffix}"
             if candidate.is_file():
                 return candidate
-    raise ValueError(f"unknown track {text!r}: shipped tracks are {list_tracks()}; a path to a .csv "
+    raise ValueError(f"unknown track {text!r}: shipped tracks are {list_tracks()} and TUM's "
+                     f"{list_tum_tracks()}; a path to a .csv "
                      f"or .json file also works, and bare names are looked up in the folders of "
                      f"${TRACK_PATH_ENV} (now {os.environ.get(TRACK_PATH_ENV, 'unset')!r})")
 

@@ -48,7 +48,8 @@ def record(steps: int, seed: int = 0):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m trackfield.reward_design.bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--steps", type=int, default=600, help="steps of the recorded 20-car race")
     parser.add_argument("--vector-steps", type=int, default=100)
     parser.add_argument("--only", choices=("rescore-tac", "vector", "clips"), help="run one part only")

@@ -9,10 +9,9 @@ evaluation that reaches the bar; seed 0 first, seed 2 if seed 0 falls short (SEE
 """
 
 import pytest
-from conftest import load_example
+from conftest import NEEDS_TRAINING, load_example
 
-pytest.importorskip("stable_baselines3")
-pytest.importorskip("torch")
+pytestmark = NEEDS_TRAINING
 
 
 # Runs repeat exactly on one machine but not across CPU types (torch's kernels differ), and

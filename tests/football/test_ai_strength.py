@@ -10,11 +10,13 @@ from trackfield.football import strength
 
 
 @pytest.mark.parametrize("seed", [0, 1000])
+@pytest.mark.statistical
 def test_each_level_beats_the_one_below_by_two_standard_errors(seed):
     for result in strength.ladder(games=100, seed=seed):
         assert result.beats_by_standard_errors() >= 2.0, strength.format_table([result])
 
 
+@pytest.mark.statistical
 def test_a_random_player_loses_to_the_easy_ai_conceding_about_as_many_as_in_grf():
     results = {r.second: r for r in strength.random_player(games=100, seed=0)}
     grf = strength.grf_figures()["random"]
@@ -90,6 +92,7 @@ def test_grf_figures_pool_both_team_processing_orders():
         strength.grf_figures("first")
 
 
+@pytest.mark.statistical
 def test_bench_prints_the_three_tables_with_grf_beside(capsys):
     from trackfield import bench
 

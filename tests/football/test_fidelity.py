@@ -56,6 +56,7 @@ def test_measurement_is_reproducible_and_complete():
 
 
 @pytest.mark.parametrize("scenario", sorted(fidelity.grf_figures()))
+@pytest.mark.statistical
 def test_scenarios_play_like_grf_within_the_tolerance(scenario):
     # Regression guard: every academy scenario matches real GRF (length 0.67x-1.5x, every
     # ending share within 15 points of GRF's, both team processing orders pooled) over 1,000

@@ -13,10 +13,9 @@ and seed 1 missed by 1M steps (margin 0.84 where 1.01 was needed).
 
 import numpy as np
 import pytest
-from conftest import load_example
+from conftest import NEEDS_TRAINING, load_example
 
-pytest.importorskip("stable_baselines3")
-pytest.importorskip("torch")
+pytestmark = NEEDS_TRAINING
 
 SCENARIO, REWARDS, GAMES = "11_vs_11_easy_stochastic", "scoring,checkpoints", 128
 

@@ -6,10 +6,9 @@ runs) and stops at the first evaluation that reaches the bar.
 """
 
 import pytest
-from conftest import load_example
+from conftest import NEEDS_TRAINING, load_example
 
-pytest.importorskip("stable_baselines3")
-pytest.importorskip("torch")
+pytestmark = NEEDS_TRAINING
 
 
 @pytest.mark.slow

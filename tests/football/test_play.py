@@ -34,6 +34,7 @@ def test_play_runs_headless_and_stops_after_frames():
     assert "episode 1:" in result.stdout  # idle play: the 400-step limit ends the first episode
 
 
+@pytest.mark.statistical
 def test_play_against_a_saved_policy(tmp_path):
     pytest.importorskip("pygame")
     sb3 = pytest.importorskip("stable_baselines3")

@@ -6,11 +6,18 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env as gym_check_env
 from pettingzoo.test import parallel_api_test
-from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import trackfield
 from trackfield import _engine
 from trackfield.racing.scenarios import SCENARIOS
+
+
+def sb3_check_env(env, **kwargs):
+    """Stable-Baselines3's env checker, imported when a test runs (it imports torch)."""
+    from stable_baselines3.common.env_checker import check_env
+
+    return check_env(env, **kwargs)
+
 
 pytestmark = [pytest.mark.filterwarnings("ignore:.*Box observation space (minimum|maximum) value is")]
 

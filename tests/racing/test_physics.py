@@ -7,8 +7,9 @@ import pytest
 
 from trackfield import _engine
 from trackfield.racing import build_track, car_params, load_raceline, load_track, reference_lap_details
+from trackfield.racing.track_files import TUM_DIR
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+TUM = TUM_DIR  # TUM's circuits and racing lines, shipped with the package
 KMH = 1 / 3.6
 
 
@@ -176,36 +177,36 @@ def test_reference_lap_on_every_shipped_track():
         assert lap["off_course_s"] < 2.0 and lap["wall_s"] < 1.0, (name, lap)
 
 
-@pytest.mark.skipif(not (SHARED / "tracks" / "Monza.csv").exists(), reason="../shared/tracks not present")
+@pytest.mark.skipif(not (TUM / "Monza.csv").exists(), reason="TUM's tracks not installed")
 def test_monza_reference_lap_is_a_real_gt3_lap():
-    track = load_track(SHARED / "tracks" / "Monza.csv")
-    lap = reference_lap_details(track, "gt3", raceline=SHARED / "tracks" / "racelines" / "Monza.csv")
+    track = load_track(TUM / "Monza.csv")
+    lap = reference_lap_details(track, "gt3", raceline=TUM / "racelines" / "Monza.csv")
     # Real GT3 race laps at Monza are about 1:47 (107 s); within 5%.
     assert lap["completed"]
     assert 101.7 < lap["lap_time_s"] < 112.4, lap
     assert 270 < lap["top_speed_kmh"] < 290, lap
 
 
-@pytest.mark.skipif(not (SHARED / "tracks" / "Oschersleben.csv").exists(), reason="../shared/tracks not present")
+@pytest.mark.skipif(not (TUM / "Oschersleben.csv").exists(), reason="TUM's tracks not installed")
 @pytest.mark.parametrize("name", ["Oschersleben", "Nuerburgring", "Suzuka", "Austin", "Norisring", "YasMarina"])
 def test_reference_lap_stays_on_shared_tracks_that_it_used_to_leave(name):
     # These laps used to leave the track (4.6, 1.0 and 6.9 s with three tyres out; Suzuka
     # spun in the Spoon curve; Austin, Norisring and Yas Marina 0.34, 0.19 and 0.22 s over
     # the inside kerb of hairpins that narrow, following TUM's line to the edge).
-    track = load_track(SHARED / "tracks" / f"{name}.csv", crossings="bridge" if name == "Suzuka" else "error")
-    lap = reference_lap_details(track, "gt3", raceline=SHARED / "tracks" / "racelines" / f"{name}.csv")
+    track = load_track(TUM / f"{name}.csv", crossings="bridge" if name == "Suzuka" else "error")
+    lap = reference_lap_details(track, "gt3", raceline=TUM / "racelines" / f"{name}.csv")
     assert lap["completed"], lap
     assert lap["off_course_s"] == 0.0 and lap["wall_s"] == 0.0, lap
     assert lap["min_speed_kmh"] > 40.0, lap  # no spin: their slowest corners are taken at 55 km/h or more
 
 
-@pytest.mark.skipif(not (SHARED / "tracks" / "Sepang.csv").exists(), reason="../shared/tracks not present")
+@pytest.mark.skipif(not (TUM / "Sepang.csv").exists(), reason="TUM's tracks not installed")
 @pytest.mark.parametrize("car, name", [("prototype", "YasMarina"), ("prototype", "Austin"), ("road", "Sepang")])
 def test_other_classes_reference_laps_stay_on_without_spinning(car, name):
     # prototype left Yas Marina for 1.07 s and Austin for 0.85 s; road spun in Sepang's
     # long right-hander (one tyre on the grass while braking), slowest point 28 km/h.
-    track = load_track(SHARED / "tracks" / f"{name}.csv")
-    lap = reference_lap_details(track, car, raceline=SHARED / "tracks" / "racelines" / f"{name}.csv")
+    track = load_track(TUM / f"{name}.csv")
+    lap = reference_lap_details(track, car, raceline=TUM / "racelines" / f"{name}.csv")
     assert lap["completed"], lap
     assert lap["off_course_s"] == 0.0 and lap["wall_s"] == 0.0, lap
     assert lap["min_speed_kmh"] > 40.0, lap

@@ -1,21 +1,21 @@
 """Minimum-curvature racing line: inside the margins, much less curvature than the
 centre line, cuts corners, close to TUM's published Monza line, smooth, closed,
 deterministic, and clear errors."""
-from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from trackfield.racing import build_track, list_tracks, load_raceline, load_track, minimum_curvature_line
+from trackfield.racing.track_files import TUM_DIR
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-MONZA = SHARED / "tracks" / "Monza.csv"
+TUM = TUM_DIR  # TUM's circuits and racing lines, shipped with the package
+MONZA = TUM / "Monza.csv"
 
 
 def monza():
     if not MONZA.is_file():
-        pytest.skip("../shared/tracks/Monza.csv not present")
+        pytest.skip("TUM's tracks not installed")
     return load_track(MONZA)
 
 
@@ -93,7 +93,7 @@ def test_line_cuts_the_corners_of_a_stadium():
 def test_monza_matches_the_published_racing_line():
     track = monza()
     line = minimum_curvature_line(track)
-    published = load_raceline(SHARED / "tracks" / "racelines" / "Monza.csv")
+    published = load_raceline(TUM / "racelines" / "Monza.csv")
     start, end = published, np.roll(published, -1, axis=0)
     gaps = []
     for chunk in np.array_split(line, 12):  # distance to the published polyline's segments
@@ -139,15 +139,15 @@ def test_width_under_the_margin_pins_the_line_to_the_centre():
     assert np.allclose(line, track.xy, atol=1e-9)
 
 
-@pytest.mark.skipif(not MONZA.is_file(), reason="../shared/tracks not present")
+@pytest.mark.skipif(not MONZA.is_file(), reason="TUM's tracks not installed")
 @pytest.mark.parametrize("name", ["Austin", "Norisring"])
 def test_engine_line_keeps_inside_the_narrowest_edge_nearby(name):
     # TUM's line crosses the painted edge at Norisring's hairpin by 1.5 m, measured against
     # the narrowest edge within 10 m; the engine's line keeps 0.5 m inside it.
     from trackfield.racing.reference import racing_line
 
-    track = load_track(SHARED / "tracks" / f"{name}.csv")
-    line = racing_line(track, "gt3", SHARED / "tracks" / "racelines" / f"{name}.csv")
+    track = load_track(TUM / f"{name}.csv")
+    line = racing_line(track, "gt3", TUM / "racelines" / f"{name}.csv")
     engine = track.to_engine()
     segment = np.array([engine.project(float(x), float(y)).segment for x, y in np.asarray(line.xy)])
     window = (segment[:, None] + np.arange(-5, 6)[None]) % track.n

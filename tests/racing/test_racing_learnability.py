@@ -10,10 +10,9 @@ on a machine running four other jobs).
 """
 
 import pytest
-from conftest import load_example
+from conftest import NEEDS_TRAINING, load_example
 
-pytest.importorskip("stable_baselines3")
-pytest.importorskip("torch")
+pytestmark = NEEDS_TRAINING
 
 BUDGET = 240_000
 

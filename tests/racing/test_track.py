@@ -12,10 +12,10 @@ from trackfield import _engine
 from trackfield.racing import (
     TrackFileError, generate_track, list_tracks, load_raceline, load_track, save_track_json,
 )
-from trackfield.racing.track_files import find_crossings
+from trackfield.racing.track_files import TUM_DIR, find_crossings
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "tracks"
-needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/tracks not present")
+SHARED = TUM_DIR  # TUM's circuits and racing lines, shipped with the package
+needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="TUM's tracks not installed")
 TRACK_FILES = sorted(SHARED.glob("*.csv")) if SHARED.is_dir() else []
 
 

@@ -13,10 +13,9 @@ seed 0 if it falls short (SEEDS).
 """
 
 import pytest
-from conftest import load_example
+from conftest import NEEDS_TRAINING, load_example
 
-pytest.importorskip("stable_baselines3")
-pytest.importorskip("torch")
+pytestmark = NEEDS_TRAINING
 
 BUDGET = 240_000
 # Runs repeat exactly on one machine but not across CPU types (torch's kernels differ): on

@@ -1,9 +1,10 @@
 """Writes the shipped circuits (technical.json, gt.json, speedway.json) from the designs
 below: straights and arcs (radius, degrees, + left) walked by the turtle in
 trackfield.racing.track_generator, closed exactly, then given widths, elevation and
-banking. Not shipped (only the JSON is); rerun after changing a design:
+banking. Not shipped (only the JSON is); from a source checkout with trackfield installed
+(``pip install -e .``), rerun it after changing a design:
 
-    PYTHONPATH=pkg python envs/racing/tracks/author.py
+    python envs/racing/tracks/author.py
 """
 import json
 import math
@@ -99,6 +100,9 @@ def section_spans(pieces, design, xy, s):
 
 
 if __name__ == "__main__":
+    import argparse
+
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     here = Path(__file__).resolve().parent
     for name, design in DESIGNS.items():
         doc = author(name, design)

@@ -1,0 +1,143 @@
+"""One API across the entry points: reset's state option, close, thread count and action
+shape behave and word their errors alike in the single, vector and PettingZoo envs."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import trackfield
+
+SCENARIO = "academy_3_vs_1_with_keeper"
+
+
+def vector(num_envs=3, **config):
+    return trackfield.vector.make(SCENARIO, num_envs=num_envs, num_threads=1, **config)
+
+
+def stepped_vector(steps=5):
+    env = vector()
+    env.reset(seed=0)
+    for _ in range(steps):
+        env.step(np.zeros(env.num_envs, dtype=np.int64))
+    return env
+
+
+# ------------------------------------------------------------ reset(options={"state": ...})
+
+
+def test_vector_reset_restores_one_state_into_every_world():
+    env = stepped_vector()
+    state = env.get_state(1)
+    follow = vector()
+    obs, _ = follow.reset(options={"state": state})
+    for i in range(3):
+        assert follow.get_state(i) == state
+        assert np.array_equal(obs[i], obs[0])
+    # the restored worlds play on as world 1 does
+    actions = np.full(3, 5, dtype=np.int64)
+    after, *_ = follow.step(actions)
+    expected, *_ = env.step(actions)
+    assert np.array_equal(after[0], expected[1])
+
+
+def test_vector_reset_restores_one_state_per_world():
+    env = stepped_vector()
+    states = [env.get_state(i) for i in (2, 0, 1)]
+    follow = vector()
+    follow.reset(options={"state": states})
+    assert [follow.get_state(i) for i in range(3)] == states
+
+
+@pytest.mark.parametrize("make", [
+    lambda: trackfield.make(SCENARIO),
+    lambda: vector(),
+    lambda: trackfield.parallel_env(SCENARIO),
+], ids=["single", "vector", "parallel"])
+def test_bad_reset_options_raise_the_same_errors_everywhere(make):
+    env = make()
+    env.reset(seed=0)
+    state = env.get_state() if not hasattr(env, "num_envs") else env.get_state(0)
+    with pytest.raises(TypeError, match=r"options must be a dict or None, got list"):
+        env.reset(options=["state"])
+    with pytest.raises(ValueError, match=r"reset: pass either seed or options\['state'\], not both"):
+        env.reset(seed=1, options={"state": state})
+    env.reset(options={"state": state})  # and alone it is honoured
+
+
+def test_vector_reset_refuses_a_state_list_of_the_wrong_length_or_kind():
+    env = vector()
+    env.reset(seed=0)
+    with pytest.raises(TypeError, match=r"list of 3 of them .* got list of length 2"):
+        env.reset(options={"state": [env.get_state(0)] * 2})
+    with pytest.raises(TypeError, match=r"options\['state'\] must be bytes"):
+        env.reset(options={"state": 5})
+
+
+def test_parallel_reset_refuses_a_state_whose_episode_ended():
+    env = trackfield.parallel_env("academy_empty_goal_close", game_duration=3)
+    env.reset(seed=0)
+    while env.agents:
+        env.step({agent: 0 for agent in env.agents})
+    with pytest.raises(ValueError, match="already ended"):
+        env.reset(options={"state": env.get_state()})
+
+
+# ------------------------------------------------------------ close
+
+
+@pytest.mark.parametrize("make,action", [
+    (lambda: trackfield.make(SCENARIO), lambda env: 0),
+    (lambda: trackfield.make("race_time_trial"), lambda env: np.zeros(2, np.float32)),
+    (lambda: vector(), lambda env: np.zeros(env.num_envs, dtype=np.int64)),
+    (lambda: trackfield.parallel_env(SCENARIO), lambda env: {agent: 0 for agent in env.agents}),
+], ids=["single", "single-racing", "vector", "parallel"])
+def test_step_and_reset_after_close_raise(make, action):
+    env = make()
+    env.reset(seed=0)
+    env.step(action(env))
+    todo = action(env)
+    env.close()
+    env.close()  # closing twice is allowed
+    with pytest.raises(RuntimeError, match=r"step\(\) called after close\(\)"):
+        env.step(todo)
+    with pytest.raises(RuntimeError, match=r"reset\(\) called after close\(\)"):
+        env.reset(seed=0)
+
+
+# ------------------------------------------------------------ threads
+
+
+def test_more_threads_than_cpus_warn_and_are_capped():
+    from trackfield.core.engine import default_threads
+
+    cores = default_threads()
+    with pytest.warns(RuntimeWarning, match=rf"num_threads={cores + 998} is more than the {cores} CPUs"):
+        env = trackfield.vector.make("academy_empty_goal_close", num_envs=cores + 1, num_threads=cores + 998)
+    assert env.num_threads == cores
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert trackfield.vector.make("academy_empty_goal_close", num_envs=2, num_threads=1).num_threads == 1
+
+
+# ------------------------------------------------------------ racing actions and agents
+
+
+@pytest.mark.parametrize("action", [np.zeros((1, 2), np.float32), [[0.5, 0.0]], np.zeros((2, 1))])
+def test_racing_single_env_rejects_a_batch_shaped_action(action):
+    env = trackfield.make("race_time_trial")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"action for car_0 must have shape \(2,\), got shape"):
+        env.step(action)
+    env.step(np.array([0.5, 0.0], np.float32))
+    env.step([0.5, 0.0])
+
+
+def test_racing_with_no_agents_is_a_race_of_ai_cars_to_watch():
+    env = trackfield.make("race_1v3", agents=0)
+    assert env.action_space.shape == (0, 2)
+    env.reset(seed=0)
+    _, reward, *_ = env.step(np.zeros((0, 2), np.float32))
+    assert np.shape(reward) == (0,)
+    assert "0: every car is the AI's" in trackfield.racing.RacingEnv.__doc__
