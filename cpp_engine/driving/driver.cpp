@@ -43,7 +43,16 @@ void walk_ahead(const DriveMap& dm, int lane, float s, const Goal& goal, int64_t
     if (a.junction < 0 && map.junction[lane] >= 0)
       a.junction = map.junction[lane], a.connector = lane, a.junction_dist = travelled;
     if (a.goal_dist < 0.0f && lane == goal.lane && goal.s >= s - 0.5f) a.goal_dist = travelled + std::max(goal.s - s, 0.0f);
-    if (a.stop_light < 0 && dm.lane_light[lane] >= 0) a.stop_light = dm.lane_light[lane], a.stop_dist = travelled + left;
+    if (a.stop_light < 0 && dm.lane_light[lane] >= 0) {
+      // The stop line may stand before the lane's end: stop at the line.
+      const int light = dm.lane_light[lane];
+      const int64_t e = map.lane_offsets[lane + 1] - 1;
+      const Vec2 m = {0.5f * (dm.lights.stop_line_a[light].x + dm.lights.stop_line_b[light].x),
+                      0.5f * (dm.lights.stop_line_a[light].y + dm.lights.stop_line_b[light].y)};
+      const float h = dm.lights.lane_heading[light];
+      const float back = static_cast<float>((map.px[e] - m.x) * std::cos(h) + (map.py[e] - m.y) * std::sin(h));
+      a.stop_light = light, a.stop_dist = travelled + left - std::min(std::max(back, 0.0f), left + travelled);
+    }
     while (points && a.n < kDriverPoints && travelled + (map.lane_length[lane] - s) >= next_at) {
       s += next_at - travelled;
       travelled = next_at;
@@ -107,6 +116,7 @@ void drive_builtin(const DriveWorld& w, const DriveConfig& cfg, const JunctionPl
 
   // Speed: the lane's limit, the vehicle's own, and the curves ahead.
   float v0 = std::min(map.speed_limit[w.lane[i]], static_cast<float>(kSpeedLimit) * v.c_vel[i]);
+  float curve_accel = idm.max_accel;
   for (int k = 0; k < a.n; ++k) {
     const int lo = std::max(k - 2, 0), hi = std::min(k + 2, a.n - 1);
     if (hi <= lo) break;
@@ -114,9 +124,11 @@ void drive_builtin(const DriveWorld& w, const DriveConfig& cfg, const JunctionPl
     const float v_curve = std::sqrt(kMaxLateralAccel / std::max(kappa, 1e-4f));
     const float d = std::max(a.dist[lo] - half, 0.0f);
     v0 = std::min(v0, std::sqrt(v_curve * v_curve + 2.0f * kCurveDecel * d));
+    // Over the curve's speed: brake to reach it there (the IDM's free term alone is soft).
+    if (speed > v_curve) curve_accel = std::min(curve_accel, (v_curve * v_curve - speed * speed) / (2.0f * std::max(d, 1.0f)));
   }
   v0 = std::max(v0, 1.0f);
-  float accel = idm_acceleration(speed, v0, kNoLeader, 0.0f, idm);
+  float accel = std::min(idm_acceleration(speed, v0, kNoLeader, 0.0f, idm), curve_accel);
   held_red = 0;
 
   // The nearest vehicle on the route ahead (none while blind).
