@@ -157,6 +157,13 @@ void drive_builtin(const DriveWorld& w, const DriveConfig& cfg, const JunctionPl
       const float c = std::fabs(std::cos(rel)), s = std::fabs(std::sin(rel));
       const float across = 0.5f * (v.width[j] * c + v.length[j] * s);
       if (best_lat > 0.5f * v.width[i] + across + 0.3f) continue;
+      // Two vehicles across each other's paths would each wait for the other: the lower
+      // slot goes (j's path taken as straight ahead of it).
+      if (c < 0.7f && i < j) {
+        const double hc = std::cos(v.heading[j]), hs = std::sin(v.heading[j]);
+        const double ahead_j = -(hc * rx + hs * ry), lat_j = std::fabs(hs * rx - hc * ry);
+        if (ahead_j > 0.0 && lat_j < 0.5 * (v.width[j] + v.length[i]) + 0.3) continue;
+      }
       const float gap = along - half - 0.5f * (v.length[j] * c + v.width[j] * s);
       if (gap < best_gap) {
         best_gap = gap, leader = j;

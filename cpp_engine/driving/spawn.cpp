@@ -71,6 +71,10 @@ void draw_goals(DriveWorld& w, const DriveConfig& cfg, const DriveMap& dm, int i
   float s = w.s[i], heading = w.lane_heading[i];
   if (i >= cfg.num_controlled()) {  // a built-in driver: one goal along its lanes
     walk_random(map, w.rng, lane, s, rng_range(w.rng, kBuiltinGoalMin, kBuiltinGoalMax));
+    // A walk that ended at a dead end: the goal stands back from the road's end, where the
+    // driver can stop on it.
+    if (map.successor_offsets[lane] == map.successor_offsets[lane + 1])
+      s = std::max(0.0f, std::min(s, map.lane_length[lane] - kBuiltinGoalBack));
     w.goals[i][0] = goal_at(map, lane, s);
     w.goal_count[i] = 1;
     w.goal_index[i] = 0;

@@ -45,6 +45,7 @@ inline float spawn_clearance(float base_m, float speed_mps) { return base_m + kS
 // (following successors only, as they drive).
 constexpr float kBuiltinSpawnShare = 0.5f, kBuiltinSpawnSpeed = 3.0f;  // m/s
 constexpr float kBuiltinGoalMin = 100.0f, kBuiltinGoalMax = 400.0f;    // m
+constexpr float kBuiltinGoalBack = 6.0f;  // m: a goal at a dead end stands this far before it
 
 // Spawns a vehicle in slot i (an agent slot, or a static slot with `is_static`): draws its
 // size and coefficients, then tries buffer points until its box is on-road and clear of
