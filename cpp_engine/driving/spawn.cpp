@@ -204,21 +204,22 @@ bool spawn_vehicle(DriveWorld& w, const DriveConfig& cfg, const DriveMap& dm, in
     const LanePose p = lane_pose(map, lane, s);
     if (box_off_road(map, p.x, p.y, p.z, p.heading, v.length[i], v.width[i])) continue;
     const float limit = map.speed_limit[lane];
-    const float speed = is_static ? 0.0f
-                        : builtin ? std::min(kBuiltinSpawnShare * limit, kBuiltinSpawnSpeed)
-                                  : rng_range(w.rng, 0.0f, std::min(cfg.spawn_speed_max, limit));
+    // An agent's speed is drawn once its place is found; its clearance allows the most it may get.
+    const float top = is_static ? 0.0f
+                      : builtin ? std::min(kBuiltinSpawnShare * limit, kBuiltinSpawnSpeed)
+                                : std::min(cfg.spawn_speed_max, limit);
     bool clear = true;
     for (int j = 0; j < kMaxVehicles && clear; ++j) {
       if (w.state[j] != kAlive || j == i) continue;
       if (std::fabs(v.z[j] - p.z) > 4.0f) continue;  // another level (overpass)
       const double dx = v.x[j] - p.x, dy = v.y[j] - p.y;
-      const float flow = std::max(speed, static_cast<float>(std::fabs(v.v[j])));
+      const float flow = std::max(top, static_cast<float>(std::fabs(v.v[j])));
       const double need = radius + 0.5 * std::hypot(v.length[j], v.width[j]) + spawn_clearance(cfg.spawn_clearance_m, flow);
       clear = dx * dx + dy * dy > need * need;
     }
     if (!clear) continue;
     v.x[i] = p.x, v.y[i] = p.y, v.z[i] = p.z, v.heading[i] = p.heading;
-    v.v[i] = speed;
+    v.v[i] = is_static || builtin ? top : rng_range(w.rng, 0.0f, top);
     v.a_long[i] = v.a_lat[i] = v.phi[i] = 0.0;
     v.sign_a_long[i] = v.sign_a_lat[i] = v.sign_v[i] = 1;
     const LanePos pos = localise(map, p.x, p.y, p.z, -1);

@@ -64,11 +64,13 @@ def test_ai_action_stops_the_ego_at_its_goal_below_the_goal_speed():
     env = trackfield.make("town_drive", agents=1, action="box", max_steps=1000, **QUIET)
     env.reset(seed=4)
     batch = env.unwrapped_engine.batch
-    for _ in range(40):
+    for _ in range(20):
         env.step(env.unwrapped.ai_action())
-    goal = batch.vehicles(0)[0, :2].copy()   # a point its route passes, 40 steps on
+    goal = batch.vehicles(0)[0, :2].copy()   # a point its route passes, 20 steps on (not in a junction)
+    lane = int(batch.vehicles(0)[0, 7])
     env.reset(seed=4)
     batch.set_goal(0, 0, *goal)
+    assert batch.goals(0, 0)[0][0][0] == lane
     speeds = []
     for _ in range(200):
         _, _, terminated, truncated, info = env.step(env.unwrapped.ai_action())
