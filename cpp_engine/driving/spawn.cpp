@@ -200,7 +200,8 @@ bool spawn_vehicle(DriveWorld& w, const DriveConfig& cfg, const DriveMap& dm, in
     const int k = rng_index(w.rng, size);
     const int lane = dm.spawn_lane[k];
     const float s = dm.spawn_s[k];
-    if (builtin && map.junction[lane] >= 0) continue;
+    if (builtin && (map.junction[lane] >= 0 || (dm.lane_light[lane] >= 0 && s > map.lane_length[lane] - kBuiltinSpawnBeforeLight)))
+      continue;
     const LanePose p = lane_pose(map, lane, s);
     if (box_off_road(map, p.x, p.y, p.z, p.heading, v.length[i], v.width[i])) continue;
     const float limit = map.speed_limit[lane];
