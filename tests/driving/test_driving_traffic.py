@@ -115,3 +115,33 @@ def test_built_in_traffic_drives_without_many_incidents():
     assert stats.per_100km(stats.off_road) <= 60
     assert stats.per_100km(stats.red_lights) <= 15
     assert stats.goal_share >= 0.5
+
+
+def run_traffic(steps, seed=0, **config):
+    env = trackfield.make("town_drive", action="box", max_steps=2000, **config)
+    _, info = env.reset(seed=seed)
+    totals = dict(collided=0, ran_red=0, held_stopped=0, steps=0)
+    for _ in range(steps):
+        _, _, term, trunc, info = env.step(env.unwrapped.ai_action())
+        t = info["traffic"]
+        calm = ~t["erratic"] & ~t["spawned"]
+        totals["collided"] += int((t["collided"] & calm).sum())
+        totals["ran_red"] += int((t["ran_red"] & calm).sum())
+        totals["held_stopped"] += int((t["held_red"] & t["alive"] & (np.abs(t["speed"]) < 0.1)).sum())
+        totals["steps"] += 1
+        if term or trunc:
+            _, info = env.reset()
+    return totals
+
+
+def test_built_in_drivers_stop_and_wait_at_red_lights():
+    totals = run_traffic(200, map="Town01", slots=32, agents=32, erratic=False)
+    assert totals["held_stopped"] > 50      # vehicle-steps standing in a red-light queue
+    assert totals["ran_red"] <= 1
+
+
+def test_built_in_drivers_give_way_at_junctions_without_lights():
+    # No lights: every junction is uncontrolled, so only the right of way keeps crossing
+    # traffic apart.
+    totals = run_traffic(300, map="Town01", slots=32, agents=32, erratic=False, lights=False)
+    assert totals["collided"] <= 2
