@@ -34,7 +34,7 @@
 
 namespace trackfield::driving {
 
-constexpr float kMaxLateralAccel = 2.0f;  // m/s^2 planned in curves (tracking adds some)
+constexpr float kMaxLateralAccel = 1.5f;  // m/s^2 planned in curves (tracking adds some)
 constexpr float kCurveDecel = 2.0f;       // m/s^2 braking for a curve ahead
 constexpr float kYellowStopDecel = 4.0f;  // m/s^2: stops for yellow when it needs no more
 constexpr float kCommitDecel = 4.0f;      // m/s^2: past this a junction entry is not yielded
