@@ -31,7 +31,7 @@ class DrivingEnv(BatchEnv):
     map. Each agent has a route: 0-3 waypoints and a final goal; its reward weights are
     drawn per agent per episode and shown to it as conditioning. In `town_drive` the
     other vehicles are built-in drivers (through the same bicycle model, via its Box
-    jerks): IDM behind the vehicle on their route, slowing for curves (2.5 m/s^2 lateral),
+    jerks): IDM behind the vehicle on their route, slowing for curves (1.5 m/s^2 lateral planned),
     stopping at red and (when they can) yellow lights, giving way at junctions to
     vehicles already in them or nearer to them on a crossing path, and stopping at their
     goal; `env.ai_action()` drives the ego the same way. `info["traffic"]` holds arrays
