@@ -16,7 +16,8 @@ strength ladder in 11 vs 11 and a random player against each level, beside GRF's
 (``trackfield.football.strength``; ``--strength-games 0`` skips it).
 
 ``python -m trackfield.bench driving`` prints slot-steps/s and live agent-steps/s per core of
-``town_self_play`` (see ``trackfield.driving.bench``).
+``town_self_play`` (see ``trackfield.driving.bench``); with ``--traffic-km K`` it also prints
+the built-in traffic's incidents per 100 km on each packaged town (``trackfield.driving.traffic_stats``).
 ``python -m trackfield.bench racing`` prints car-steps/s per core of the racing domain
 beside its peers and its target, then the built-in AI's reference lap of every
 shipped track, TUM's real circuits included (see ``trackfield.racing.bench``).
@@ -136,6 +137,9 @@ def main(argv=None) -> None:
                         help="racing: also lap every CSV track of this folder (default $TRACKFIELD_TRACK_PATH, "
                              "else the shipped TUM circuits)")
     parser.add_argument("--no-laps", action="store_true", help="racing: skip the reference laps")
+    parser.add_argument("--traffic-km", type=float, default=0.0,
+                        help="driving: also measure town_drive's built-in traffic over this many km per town "
+                             "(default and 150 vehicles; trackfield.driving.traffic_stats)")
     args = parser.parse_args(argv)
     if args.scaling_envs < 1:
         parser.error(f"--scaling-envs must be at least 1, got {args.scaling_envs}")
@@ -145,7 +149,7 @@ def main(argv=None) -> None:
     if args.domain == "driving":
         from trackfield.driving import bench as driving_bench
 
-        driving_bench.main(args.seconds, args.envs, args.threads, _commit())
+        driving_bench.main(args.seconds, args.envs, args.threads, _commit(), traffic_km=args.traffic_km)
         return
     if args.domain == "racing":
         from trackfield.racing import bench as racing_bench

@@ -210,6 +210,50 @@ void bind_driving_batch(py::module_& m) {
       }, py::arg("index") = 0,
          "Every vehicle slot of world `index` (agents first, static obstacles from MAX_AGENTS), (200, 9): "
          "x, y, heading, speed, length, width, state (0 empty, 1 alive, 2 ended), lane, z.")
+      .def("ai_actions_all", [](PyDriveBatch& pb) {
+        const dr::DriveConfig& cfg = pb.batch->config();
+        const int n = pb.batch->num_envs(), c = cfg.num_controlled();
+        py::array_t<float> out({n, c, 2});
+        float* o = out.mutable_data();
+        {
+          py::gil_scoped_release release;
+          for (int i = 0; i < n; ++i) dr::ai_jerks(pb.batch->world(i), cfg, o + static_cast<size_t>(i) * c * 2);
+        }
+        return out;
+      }, "The built-in driver's (j_long, j_lat) jerks for every controlled slot of every world, (num_envs, "
+         "controlled, 2) float32 (zeros where no vehicle is).")
+      .def("traffic", [](PyDriveBatch& pb, int i) {
+        if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
+        const dr::DriveWorld& w = pb.batch->world(i);
+        const dr::DriveConfig& cfg = pb.batch->config();
+        const int first = cfg.num_controlled(), n = cfg.slots - first;
+        py::array_t<int32_t> id(n);
+        py::array_t<double> x(n), y(n), speed(n);
+        py::array_t<bool> alive(n), collided(n), off_road(n), ran_red(n), reached_goal(n), erratic(n), held_red(n),
+            spawned(n);
+        for (int k = 0; k < n; ++k) {
+          const int a = first + k;
+          const bool present = w.state[a] != dr::kEmpty;
+          id.mutable_at(k) = present ? w.agent_id[a] : -1;
+          x.mutable_at(k) = w.veh.x[a], y.mutable_at(k) = w.veh.y[a], speed.mutable_at(k) = w.veh.v[a];
+          alive.mutable_at(k) = w.state[a] == dr::kAlive;
+          collided.mutable_at(k) = w.collided[a], off_road.mutable_at(k) = w.off_road[a];
+          ran_red.mutable_at(k) = w.ran_red[a], reached_goal.mutable_at(k) = w.reached_goal[a];
+          erratic.mutable_at(k) = a < w.erratic.num_agents && dr::is_erratic(w.erratic, a);
+          held_red.mutable_at(k) = w.held_red[a];
+          spawned.mutable_at(k) = w.joined_now[a];
+        }
+        py::dict out;
+        out["id"] = id, out["x"] = x, out["y"] = y, out["speed"] = speed, out["alive"] = alive;
+        out["collided"] = collided, out["off_road"] = off_road, out["ran_red"] = ran_red;
+        out["reached_goal"] = reached_goal, out["erratic"] = erratic, out["held_red"] = held_red;
+        out["spawned"] = spawned;
+        return out;
+      }, py::arg("index") = 0,
+         "The built-in drivers of world `index` (slots controlled..slots), as a dict of arrays of that length: id "
+         "(-1: empty slot), x, y, speed, alive, the last step's events collided, off_road, ran_red, reached_goal, "
+         "erratic, held_red (stopping for a red or yellow light or queued behind one that is), spawned (joined "
+         "this step).")
       .def("vehicle_states", [](PyDriveBatch& pb, py::array out) {
         const dr::DriveConfig& cfg = pb.batch->config();
         const py::ssize_t n = pb.batch->num_envs(), rows = dr::state_rows(cfg);

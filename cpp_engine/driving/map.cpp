@@ -499,6 +499,7 @@ void build_map(Map& m) {
   build_out_of_bounds(m);
   build_route_table(m);
   build_map_sets(m);
+  build_junction_conflicts(m);
 }
 
 }  // namespace trackfield::driving

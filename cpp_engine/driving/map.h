@@ -101,6 +101,10 @@ struct Map {
   std::vector<float> route_table;
   // The observation sets of each group of quads (map_sets.h).
   MapSets sets;
+  // Junction lanes whose centre lines cross or merge (closer than 0.8 of their two half
+  // widths summed, and not starting together): conflicts[conflict_start[l] ..
+  // conflict_start[l + 1]), ascending, for the built-in driver's right of way (driver.h).
+  std::vector<int32_t> conflict_start, conflicts;
 };
 
 using MapSet = std::vector<std::shared_ptr<const Map>>;  // indexed by map id
@@ -108,6 +112,11 @@ using MapSet = std::vector<std::shared_ptr<const Map>>;  // indexed by map id
 // Checks the input arrays (std::invalid_argument naming the array and index) and builds
 // quads, grid, out-of-bounds points, the routing table and the observation sets.
 void build_map(Map& map);
+
+// Fills Map::conflict_start and conflicts (junction_conflicts.cpp); build_map calls it.
+void build_junction_conflicts(Map& map);
+// Whether junction lanes a and b conflict (a lane conflicts with itself; -1 with nothing).
+bool junction_lanes_conflict(const Map& map, int a, int b);
 
 // Where a point lies on the map.
 struct LanePos {

@@ -69,6 +69,17 @@ void draw_goals(DriveWorld& w, const DriveConfig& cfg, const DriveMap& dm, int i
   const Map& map = *dm.map;
   int lane = w.lane[i];
   float s = w.s[i], heading = w.lane_heading[i];
+  if (i >= cfg.num_controlled()) {  // a built-in driver: one goal along its lanes
+    walk_random(map, w.rng, lane, s, rng_range(w.rng, kBuiltinGoalMin, kBuiltinGoalMax));
+    // A walk that ended at a dead end: the goal stands back from the road's end, where the
+    // driver can stop on it.
+    if (map.successor_offsets[lane] == map.successor_offsets[lane + 1])
+      s = std::max(0.0f, std::min(s, map.lane_length[lane] - kBuiltinGoalBack));
+    w.goals[i][0] = goal_at(map, lane, s);
+    w.goal_count[i] = 1;
+    w.goal_index[i] = 0;
+    return;
+  }
   const int waypoints = cfg.waypoints_max > 0 ? rng_index(w.rng, cfg.waypoints_max + 1) : 0;
   int n = 0;
   for (int k = 0; k < waypoints; ++k) {
@@ -183,25 +194,33 @@ bool spawn_vehicle(DriveWorld& w, const DriveConfig& cfg, const DriveMap& dm, in
   sample_vehicle(v, i, w.rng);
   const double radius = 0.5 * std::hypot(v.length[i], v.width[i]);
   const int size = static_cast<int>(dm.spawn_lane.size());
+  const bool builtin = !is_static && i >= cfg.num_controlled();
   w.state[i] = kEmpty;
   for (int t = 0; t < kSpawnTries; ++t) {
     const int k = rng_index(w.rng, size);
     const int lane = dm.spawn_lane[k];
     const float s = dm.spawn_s[k];
+    if (builtin && (map.junction[lane] >= 0 || (dm.lane_light[lane] >= 0 && s > map.lane_length[lane] - kBuiltinSpawnBeforeLight)))
+      continue;
     const LanePose p = lane_pose(map, lane, s);
     if (box_off_road(map, p.x, p.y, p.z, p.heading, v.length[i], v.width[i])) continue;
+    const float limit = map.speed_limit[lane];
+    // An agent's speed is drawn once its place is found; its clearance allows the most it may get.
+    const float top = is_static ? 0.0f
+                      : builtin ? std::min(kBuiltinSpawnShare * limit, kBuiltinSpawnSpeed)
+                                : std::min(cfg.spawn_speed_max, limit);
     bool clear = true;
     for (int j = 0; j < kMaxVehicles && clear; ++j) {
       if (w.state[j] != kAlive || j == i) continue;
       if (std::fabs(v.z[j] - p.z) > 4.0f) continue;  // another level (overpass)
       const double dx = v.x[j] - p.x, dy = v.y[j] - p.y;
-      const double need = radius + 0.5 * std::hypot(v.length[j], v.width[j]) + cfg.spawn_clearance_m;
+      const float flow = std::max(top, static_cast<float>(std::fabs(v.v[j])));
+      const double need = radius + 0.5 * std::hypot(v.length[j], v.width[j]) + spawn_clearance(cfg.spawn_clearance_m, flow);
       clear = dx * dx + dy * dy > need * need;
     }
     if (!clear) continue;
     v.x[i] = p.x, v.y[i] = p.y, v.z[i] = p.z, v.heading[i] = p.heading;
-    const float limit = map.speed_limit[lane];
-    v.v[i] = is_static ? 0.0 : rng_range(w.rng, 0.0f, std::min(cfg.spawn_speed_max, limit));
+    v.v[i] = is_static || builtin ? top : rng_range(w.rng, 0.0f, top);
     v.a_long[i] = v.a_lat[i] = v.phi[i] = 0.0;
     v.sign_a_long[i] = v.sign_a_lat[i] = v.sign_v[i] = 1;
     const LanePos pos = localise(map, p.x, p.y, p.z, -1);

@@ -8,6 +8,7 @@
 
 #include "driving/bicycle.h"
 #include "driving/collision.h"
+#include "driving/driver.h"
 #include "driving/heading_trig.h"
 #include "driving/route_walk.h"
 #include "driving/routing.h"
@@ -76,48 +77,14 @@ void reset_world(DriveWorld& w, const DriveConfig& cfg, uint64_t seed) {
   for (int k = 0; k < cfg.static_obstacles; ++k) spawn_vehicle(w, cfg, dm, kMaxAgents + k, true);
 }
 
-void builtin_driver(const DriveWorld& w, const DriveConfig& cfg, int i, float& j_long, float& j_lat) {
-  const DriveMap& dm = world_map(w, cfg);
-  const Map& map = *dm.map;
-  const Vehicles& v = w.veh;
-  const double c = std::cos(v.heading[i]), s = std::sin(v.heading[i]);
-  const float speed = static_cast<float>(v.v[i]);
-  // Leader: the nearest vehicle ahead whose centre lies within the two half-widths (+0.5 m)
-  // of our path, on our level.
-  float gap = kNoLeader, dv = 0.0f;
-  for (int j = 0; j < kMaxVehicles; ++j) {
-    if (j == i || w.state[j] != kAlive || std::fabs(v.z[j] - v.z[i]) > kCollisionHeight) continue;
-    const double dx = v.x[j] - v.x[i], dy = v.y[j] - v.y[i];
-    const double ahead = c * dx + s * dy, side = -s * dx + c * dy;
-    if (ahead <= 0.0 || ahead > 80.0 || std::fabs(side) > 0.5 * (v.width[i] + v.width[j]) + 0.5) continue;
-    const float g = static_cast<float>(ahead - 0.5 * (v.length[i] + v.length[j]));
-    if (g < gap) gap = g, dv = speed - static_cast<float>(v.v[j] * std::cos(v.heading[j] - v.heading[i]));
+void ai_jerks(const DriveWorld& w, const DriveConfig& cfg, float* out) {
+  JunctionPlan plan;
+  plan_junctions(w, cfg, plan);
+  for (int i = 0; i < cfg.num_controlled(); ++i) {
+    out[2 * i] = out[2 * i + 1] = 0.0f;
+    uint8_t held = 0;
+    if (w.state[i] == kAlive) drive_builtin(w, cfg, plan, i, out[2 * i], out[2 * i + 1], held);
   }
-  // Look-ahead point and the stop line on the way: a red or yellow light is a standing leader.
-  const float look = std::max(6.0f, speed * 1.0f);
-  const Goal& goal = w.goals[i][w.goal_index[i]];
-  RoutePoint p[8];
-  StopLineAhead stop;
-  const int n = walk_route(dm, w.lane[i], w.s[i], goal.lane, goal.s, look, std::max(1, std::min(8, static_cast<int>(50.0f / look))), p, &stop,
-                           quad_start_point(map, w.quad[i]));
-  if (stop.light >= 0) {
-    const LightColour col = light_colour_of_light(w.lights, dm.lights, stop.light);
-    const float g = stop.distance - 0.5f * v.length[i];
-    if ((col == kRed || col == kYellow) && g > -1.0f && g < gap) gap = std::max(g, 0.1f), dv = speed;
-  }
-  const float v0 = std::min(map.speed_limit[w.lane[i]], static_cast<float>(kSpeedLimit) * v.c_vel[i]);
-  const float a_want = idm_acceleration(std::max(speed, 0.0f), v0, gap, dv, cfg.idm);
-  const float dt = static_cast<float>(cfg.dt);
-  j_long = clampf((a_want - static_cast<float>(v.a_long[i])) / (v.c_throttle[i] * dt), kJerkLongMin, kJerkLongMax);
-  // Pure pursuit: the arc through the look-ahead point has curvature 2 sin(alpha) / L.
-  float a_lat_want = 0.0f;
-  if (n > 0) {
-    const double dx = p[0].x - v.x[i], dy = p[0].y - v.y[i];
-    const double lx = c * dx + s * dy, ly = -s * dx + c * dy;
-    const double dist = std::max(std::hypot(lx, ly), 1.0);
-    a_lat_want = static_cast<float>(speed * speed * 2.0 * ly / (dist * dist));
-  }
-  j_lat = clampf((a_lat_want - static_cast<float>(v.a_lat[i])) / (v.c_steer[i] * dt), -kJerkLatMax, kJerkLatMax);
 }
 
 void step_world(DriveWorld& w, const DriveConfig& cfg, const void* actions) {
@@ -139,16 +106,22 @@ void step_world(DriveWorld& w, const DriveConfig& cfg, const void* actions) {
 
   // 1. Actions: the policy's for controlled slots, the built-in driver's for the others;
   // an erratic driver's braking event overrides the longitudinal jerk.
+  JunctionPlan plan;
+  uint8_t held_red[kMaxAgents];
+  if (C < A) plan_junctions(w, cfg, plan);
   for (int i = 0; i < A; ++i) {
+    held_red[i] = 0;
     if (w.state[i] != kAlive || w.joined_now[i]) continue;
     float jl, jt;
     if (i < C) agent_jerks(cfg, actions, i, jl, jt);
-    else builtin_driver(w, cfg, i, jl, jt);
+    else drive_builtin(w, cfg, plan, i, jl, jt, held_red[i]);
     if (i < w.erratic.num_agents && forced_brake_now(w.erratic, i)) jl = cfg.erratic.brake_jerk;
     if (cfg.jerk_noise > 0.0f) jl += cfg.jerk_noise * rng_normal(w.rng), jt += cfg.jerk_noise * rng_normal(w.rng);
     w.j_long[i] = clampf(jl, kJerkLongMin, kJerkLongMax);
     w.j_lat[i] = clampf(jt, -kJerkLatMax, kJerkLatMax);
   }
+
+  std::copy_n(held_red, A, w.held_red);
 
   // 2. Dynamics, keeping each vehicle's start pose for collisions and stop lines.
   ThreadScratch& sc = scratch_for(dm);

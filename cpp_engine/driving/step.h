@@ -17,9 +17,9 @@ void reset_world(DriveWorld& w, const DriveConfig& cfg, uint64_t seed);
 // One step. `actions`: [controlled] int32 in [0, 11] or [controlled, 2] float32 jerks.
 void step_world(DriveWorld& w, const DriveConfig& cfg, const void* actions);
 
-// The built-in driver's jerks for slot i: IDM speed behind the leader in its path and
-// pure-pursuit steering towards the lane centre 1 s ahead (at least 6 m).
-void builtin_driver(const DriveWorld& w, const DriveConfig& cfg, int i, float& j_long, float& j_lat);
+// The built-in driver's jerks (driver.h) for every controlled slot, as [controlled, 2]
+// (zeros for a slot without a vehicle): env.ai_action().
+void ai_jerks(const DriveWorld& w, const DriveConfig& cfg, float* out);
 
 }  // namespace trackfield::driving
 

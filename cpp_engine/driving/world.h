@@ -72,6 +72,9 @@ struct DriveWorld {
   uint8_t collided[kMaxAgents], off_road[kMaxAgents], reached_goal[kMaxAgents], ran_red[kMaxAgents];
   uint8_t waypoint_reached[kMaxAgents];
   uint8_t ended_now[kMaxAgents];
+  // The built-in driver held back by a red or yellow light: stopping for its stop line, or
+  // queued behind a vehicle that is (driver.h).
+  uint8_t held_red[kMaxAgents];
   float reward[kMaxAgents];
   float components[kMaxAgents][kNumRewardComponents];
 

@@ -53,7 +53,7 @@ def measure(slots: int, envs: int, threads: int, seconds: float, engine_only: bo
             "live_fraction": round(live / (steps * envs * slots), 3)}
 
 
-def main(seconds: float, envs: int, threads_list, commit: str) -> None:
+def main(seconds: float, envs: int, threads_list, commit: str, traffic_km: float = 0.0) -> None:
     runs = [(slots, "flat") for slots in (10, 50, 150)] + [(150, "sets"), (150, "pixels")]
     for slots, observation in runs:
         for threads in threads_list:
@@ -65,3 +65,15 @@ def main(seconds: float, envs: int, threads_list, commit: str) -> None:
                 if slots == 150:
                     record["targets_per_core"] = {"slot_steps": TARGET_SLOT_STEPS, "live_agent_steps": TARGET_LIVE_STEPS}
                 print(json.dumps(record), flush=True)
+    if traffic_km > 0:
+        from trackfield.driving.traffic_stats import HEADER, measure_traffic
+
+        print("\ntown_drive's built-in traffic, per 100 km driven by non-erratic built-in vehicles:")
+        print(HEADER)
+        for vehicles in (0, 150):
+            for name in (None, "Town01", "Town03"):
+                extra = dict(slots=vehicles, agents=vehicles, worlds=4) if vehicles else {}
+                stats = measure_traffic(name, km=traffic_km, **extra)
+                if vehicles:
+                    stats.map += f", {vehicles} vehicles"
+                print(stats.row(), flush=True)

@@ -1,6 +1,8 @@
 """DrivingEnv: one driving world behind the Gymnasium API (one ego among built-in traffic)."""
 from __future__ import annotations
 
+import numpy as np
+
 from trackfield.core.config import config_from_kwargs
 from trackfield.core.single import BatchEnv
 from trackfield.driving.config import DrivingConfig
@@ -28,9 +30,14 @@ class DrivingEnv(BatchEnv):
     a generated small town by default, CARLA's Town01 / Town03 or any OpenDRIVE or JSON
     map. Each agent has a route: 0-3 waypoints and a final goal; its reward weights are
     drawn per agent per episode and shown to it as conditioning. In `town_drive` the
-    other vehicles follow their lanes with an IDM speed rule and pure-pursuit steering
-    (through the same bicycle model, via its Box jerks) and stop at red and yellow
-    lights. Cusumano-Towner et al., "Robust autonomy emerges from self-play" (GIGAFLOW), 2025.
+    other vehicles are built-in drivers (through the same bicycle model, via its Box
+    jerks): IDM behind the vehicle on their route, slowing for curves (1.5 m/s^2 lateral planned),
+    stopping at red and (when they can) yellow lights, giving way at junctions to
+    vehicles already in them or nearer to them on a crossing path, and stopping at their
+    goal; `env.ai_action()` drives the ego the same way. `info["traffic"]` holds arrays
+    over the built-in vehicles (id, x, y, speed, alive, collided, off_road, ran_red,
+    reached_goal, erratic, held_red, spawned); `trackfield.driving.traffic_stats`
+    measures them per 100 km. Cusumano-Towner et al., "Robust autonomy emerges from self-play" (GIGAFLOW), 2025.
 
     ## Observation Space
     flat (float32, every value divided by its scale and clipped to [-1, 1]); ego frame
@@ -203,3 +210,27 @@ class DrivingEnv(BatchEnv):
         self.scenario = load_driving_scenario(scenario)
         engine = make_engine(self.scenario, self.config, num_envs=1, num_threads=1, autoreset=False)
         self._attach(engine, self.config.render_mode, self.config.render_width)
+
+    def reset(self, *, seed=None, options=None):
+        obs, info = super().reset(seed=seed, options=options)
+        return obs, self._with_traffic(info)
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = super().step(action)
+        return obs, reward, terminated, truncated, self._with_traffic(info)
+
+    def _with_traffic(self, info: dict) -> dict:
+        if self.scenario.controlled == "ego":
+            info["traffic"] = self._engine.batch.traffic(0)
+        return info
+
+    def ai_action(self):
+        """The built-in driver's action for the ego (the driver of the traffic, see
+        ``cpp_engine/driving/driver.h``): the (j_long, j_lat) jerks with ``action="box"``,
+        else the nearest of the 12 discrete actions."""
+        jerks = self._engine.batch.ai_actions_all()[0, 0]
+        if self.config.action == "box":
+            return jerks.astype(np.float32)
+        i_long = int(np.argmin(np.abs(np.array([-15.0, -4.0, 0.0, 4.0]) - jerks[0])))
+        i_lat = int(np.argmin(np.abs(np.array([-4.0, 0.0, 4.0]) - jerks[1])))
+        return 3 * i_long + i_lat
