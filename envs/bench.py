@@ -135,6 +135,10 @@ def main(argv=None) -> None:
                         help="racing: also lap every CSV track of this folder (default $TRACKFIELD_TRACK_PATH "
                              "or ../shared/tracks)")
     parser.add_argument("--no-laps", action="store_true", help="racing: skip the reference laps")
+    parser.add_argument("--racecraft", choices=["none", "quick", "full"], default="none",
+                        help="racing: also race the built-in AI in every car and print its incident table "
+                             "(quick: two 2-lap field races and one race_1v7, minutes; full: 4-lap field races "
+                             "on every shipped and five real circuits, race_1v3 and race_1v7, much longer)")
     args = parser.parse_args(argv)
     if args.scaling_envs < 1:
         parser.error(f"--scaling-envs must be at least 1, got {args.scaling_envs}")
@@ -151,6 +155,13 @@ def main(argv=None) -> None:
 
         racing_bench.main(args.seconds, args.envs, args.threads, args.tracks_dir or racing_bench.default_tracks_dir(),
                           not args.no_laps, _commit())
+        if args.racecraft != "none":
+            from trackfield.racing import racecraft
+
+            print("\nThe built-in AI in every car (seed 0):\n" + racecraft.HEADER, flush=True)
+            for row in racecraft.racecraft_table(args.tracks_dir or racing_bench.default_tracks_dir(),
+                                                 quick=args.racecraft == "quick"):
+                print(racecraft.format_row(row), flush=True)
         return
 
     commit = _commit()

@@ -112,6 +112,7 @@ void bind_racing_batch(py::module_& m) {
       .def_readwrite("skill_min", &Cfg::skill_min)
       .def_readwrite("skill_max", &Cfg::skill_max)
       .def_readwrite("braking_noise", &Cfg::braking_noise)
+      .def_readwrite("ai_aggression", &Cfg::ai_aggression)
       .def_readwrite("slipstream_gap_m", &Cfg::slipstream_gap_m)
       .def_readwrite("slipstream_side_m", &Cfg::slipstream_side_m)
       .def_readwrite("allow_reverse", &Cfg::allow_reverse)
@@ -202,6 +203,7 @@ void bind_racing_batch(py::module_& m) {
           rc::AiDriver& driver = w.driver[car];
           driver.skill = 1.0f;
           driver.braking_noise = 0.0f;
+          driver.can_reverse = cfg.allow_reverse;
           rc::CarControl c = rc::ai_control(w.car[car], rc::car_params(cfg.car), *cfg.track, *cfg.line, driver,
                                             w.car + g0, cfg.cars_per_group, car - g0, rng);
           out.mutable_at(a, 0) = c.throttle_brake;
@@ -210,7 +212,7 @@ void bind_racing_batch(py::module_& m) {
         return out;
       }, py::arg("index") = 0,
          "What the built-in AI at full skill would do for each agent's car now, (agents, 2). Stuck, it "
-         "asks for reverse (the env needs allow_reverse=True to back out).");
+         "backs out in reverse with allow_reverse=True, else turns round going forwards.");
 }
 
 }  // namespace trackfield::bindings

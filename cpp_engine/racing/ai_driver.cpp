@@ -22,6 +22,9 @@ constexpr float kYawDamping = 0.05f;    // rad of steering per rad/s of yaw-rate
 // angle a gt3 runs at 1.5 g (about 0.03-0.06 rad). Without it Stanley's law held the lock
 // only with a 1.5 m lateral error, which ran cars wide off long fast corners.
 constexpr float kUndersteer = 0.001f;
+constexpr float kFollowDecel = 7.0f;          // m/s^2 a follower assumes it can out-brake the car ahead by
+constexpr float kStraightCurvature = 0.004f;  // 1/m: below it (radius over 250 m) the line counts as straight
+constexpr float kOffsetDecel = 8.0f;          // m/s^2 it plans to slow at for a tighter offset path
 
 // Nearest line point to the car, refined from the centre-line segment's entry.
 int nearest_line_point(const RacingLine& line, const CarState& c) {
@@ -48,6 +51,37 @@ float peak_slip_angle(const CarParams& p) {
   return 0.5f * (lo + hi) / p.pacejka_b;
 }
 
+// Speed the car can carry at line point j when it runs `shift` m left of the line:
+// the line's speed scaled by the corner speed on the offset path's curvature,
+// k' = k / (1 - k shift), against the line's own (m v^2 k = mu (m g + L v^2)).
+// Only a tighter path slows it; a wider one keeps the line's speed.
+float offset_speed(const CarParams& p, const RacingLine& line, int j, float shift) {
+  float k = std::abs(line.curvature[j]);
+  float inward = line.curvature[j] >= 0.0f ? shift : -shift;  // + towards the corner's inside
+  if (inward <= 0.0f || k < 1e-4f) return line.speed[j];
+  float tight = k / std::max(1.0f - k * inward, 0.2f);
+  float aero = kProfileGrip * p.mu * 0.5f * kAirDensity * p.lift_area / p.mass;  // 1/m
+  if (tight <= aero) return line.speed[j];
+  float ratio = std::sqrt(std::max(k - aero, 0.0f) / (tight - aero));
+  return line.speed[j] * std::min(ratio, 1.0f);
+}
+
+// Fastest speed now from which the car can slow to what its offset path allows over the
+// next stretch of line (from `ahead` points on), braking at `decel`.
+float offset_target(const CarParams& p, const RacingLine& line, int k, int ahead, float shift, float decel) {
+  int m = line.size();
+  constexpr int kSpan = 60;  // points (120 m) of line ahead
+  float best = 1e9f;
+  for (int i = ahead; i < ahead + kSpan; i += 2) {
+    int j = (k + i) % m;
+    float vj = offset_speed(p, line, j, shift);
+    if (vj >= line.speed[j]) continue;
+    float dist = static_cast<float>(i - ahead) * kLineSpacing;
+    best = std::min(best, std::sqrt(vj * vj + 2.0f * decel * dist));
+  }
+  return best;
+}
+
 struct Traffic {
   float offset = 0.0f;      // m to move left of the line
   float speed_cap = 1e9f;   // m/s
@@ -57,7 +91,7 @@ struct Traffic {
 // pass a slower car ahead on the side with more room (always past a stopped one), follow
 // it at a safe gap when there is no room, cover the inside when a faster car closes.
 Traffic read_traffic(const CarState& self, const CarParams& p, const Track& track, const RacingLine& line, int k,
-                     float want_speed, const CarState* cars, int n, int self_index) {
+                     float want_speed, float driver_aggression, const CarState* cars, int n, int self_index) {
   Traffic t;
   float v = car_speed(self);
   float lane = p.width + 1.2f;
@@ -65,6 +99,7 @@ Traffic read_traffic(const CarState& self, const CarParams& p, const Track& trac
   TrackPos here = project(track, {self.x, self.y}, self.track_segment);
   float nearest_ahead = 1e9f;
   float min_d = -1e9f, max_d = 1e9f;  // where cars alongside leave room for our centre
+  bool defended = false;
   for (int j = 0; j < n; ++j) {
     if (j == self_index) continue;
     const CarState& o = cars[j];
@@ -79,23 +114,34 @@ Traffic read_traffic(const CarState& self, const CarParams& p, const Track& trac
       continue;
     }
     float vo = car_speed(o);
-    if (ds > 0.0f && ds < 60.0f) {
-      bool in_path = std::abs(o.d - (line_d + t.offset)) < lane;
+    if (ds > 0.0f && ds < 80.0f) {
+      bool in_path = std::abs(o.d - (line_d + t.offset)) < lane || std::abs(dd) < p.width + 0.5f;
+      if (!in_path) continue;
+      // Its speed a moment from now (it may be braking already), and the speed from which
+      // we can still stop behind it if it keeps braking as hard as we assume we can.
+      float vo_soon = std::max(vo + std::min(o.ax, 0.0f) * 0.3f, 0.0f);
+      float gap = p.length + 1.5f + (0.25f - 0.1f * driver_aggression) * v;
+      float follow = ds > gap ? std::sqrt(vo_soon * vo_soon + 2.0f * kFollowDecel * (ds - gap))
+                              : std::max(vo_soon + 0.5f * (ds - gap), 0.5f * vo_soon);
       float closing = std::max(v - vo, 0.0f);
-      bool near = ds < p.length + 10.0f || (ds - p.length) < 2.0f * closing;
-      if (!in_path || !near || ds > nearest_ahead) continue;
-      nearest_ahead = ds;
-      float room_left = here.width_left - kEdgeMargin - (o.d + lane);
-      float room_right = (o.d - lane) + here.width_right - kEdgeMargin;
-      bool stopped = vo < 3.0f;
-      bool passing = (std::max(room_left, room_right) > 0.0f && want_speed > vo + 1.0f) || stopped;
-      if (passing) t.offset = (room_left > room_right ? o.d + lane : o.d - lane) - line_d;
-      // Following, or still behind it while pulling out: keep a gap that grows with speed.
-      if (!passing || std::abs(dd) < p.width + 0.4f) {
-        float gap = p.length + (passing ? 1.5f + 0.1f * v : 2.0f + 0.3f * v);
-        t.speed_cap = std::min(t.speed_cap, std::max(vo + 0.5f * (ds - gap), 0.5f * vo));
+      bool near = ds < p.length + 10.0f || (ds - p.length) < 2.5f * closing;
+      if (near && ds < nearest_ahead) {
+        nearest_ahead = ds;
+        float room_left = here.width_left - kEdgeMargin - (o.d + lane);
+        float room_right = (o.d - lane) + here.width_right - kEdgeMargin;
+        bool stopped = vo < 3.0f;
+        // Attack on a straight or into the braking zone (not mid-corner), with a speed
+        // advantage that shrinks with aggression; always pass a stopped car.
+        bool straight = std::abs(line.curvature[k]) < kStraightCurvature;
+        float edge = 1.0f + 3.0f * (1.0f - driver_aggression);
+        bool passing = (std::max(room_left, room_right) > 0.0f && want_speed > vo + edge && straight) || stopped;
+        if (passing) t.offset = (room_left > room_right ? o.d + lane : o.d - lane) - line_d;
+        if (!passing || std::abs(dd) < p.width + 0.4f) t.speed_cap = std::min(t.speed_cap, follow);
+      } else if (std::abs(dd) < p.width + 0.4f) {
+        t.speed_cap = std::min(t.speed_cap, follow);
       }
-    } else if (ds < 0.0f && ds > -15.0f && vo > v + 1.0f) {  // attacked: cover the inside a little
+    } else if (ds < 0.0f && ds > -15.0f && vo > v + 1.0f && !defended) {  // attacked: cover the inside, once
+      defended = true;
       float inside = line.curvature[k] >= 0.0f ? 1.0f : -1.0f;
       t.offset += 0.8f * inside;
     }
@@ -120,7 +166,13 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
 
   // Stuck: reverse out, steering the nose back towards the direction of travel.
   bool crossways = std::abs(self.heading_error) > 0.8f || self.wall_contact;
-  driver.stuck_s = (v < 2.0f && crossways) ? driver.stuck_s + kControlPeriod : 0.0f;
+  if (!driver.can_reverse) {
+    // No reverse gear to back out with: turn round going forwards, slowly, full lock
+    // towards the track's direction.
+    if (v < 6.0f && std::abs(self.heading_error) > 0.8f)
+      return {0.35f, self.heading_error > 0.0f ? -1.0f : 1.0f};
+  }
+  driver.stuck_s = (driver.can_reverse && v < 2.0f && crossways) ? driver.stuck_s + kControlPeriod : 0.0f;
   if (driver.reversing_s > 0.0f || driver.stuck_s > 1.0f) {
     driver.reversing_s += kControlPeriod;
     if (driver.reversing_s < 2.5f && std::abs(self.heading_error) > 0.35f) {
@@ -132,7 +184,7 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
   // Pinned: barely moving for a while though pointing the right way, e.g. nosed into a
   // car that is itself stuck against the wall, which then cannot back out either. Back
   // off straight for a moment to give it room.
-  driver.pinned_s = v < kPinnedSpeed ? driver.pinned_s + kControlPeriod : 0.0f;
+  driver.pinned_s = (driver.can_reverse && v < kPinnedSpeed) ? driver.pinned_s + kControlPeriod : 0.0f;
   if (driver.backing_s > 0.0f || driver.pinned_s > kPinnedS) {
     driver.pinned_s = 0.0f;
     driver.backing_s += kControlPeriod;
@@ -143,17 +195,24 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
   int block = k / kNoiseBlock;
   if (block != driver.noise_block) {
     driver.noise_block = block;
-    driver.noise = driver.braking_noise > 0.0f ? driver.braking_noise * (2.0f * rng_uniform(rng) - 1.0f) : 0.0f;
+    driver.noise = driver.braking_noise > 0.0f ? -driver.braking_noise * rng_uniform(rng) : 0.0f;
   }
   int ahead = static_cast<int>(v * kLookTime / kLineSpacing) + 1;
   float target = driver.skill * (1.0f + driver.noise) * line.speed[(k + ahead) % m];
 
   float offset = driver.lateral_preference;
   if (!driver.hold_line) {
-    Traffic t = read_traffic(self, p, track, line, k, target, cars, n, self_index);
+    Traffic t = read_traffic(self, p, track, line, k, target, driver.aggression, cars, n, self_index);
     offset += t.offset;
     target = std::min(target, std::max(t.speed_cap, 0.0f));
   }
+  // Off its line (making room, passing, rejoining): the speed of the path it is on and
+  // the one it is heading for, not the line's.
+  float pace = driver.skill * (1.0f + driver.noise);
+  float now_shift = self.d - line.offset[k];
+  if (std::abs(offset) > 0.3f) target = std::min(target, pace * offset_target(p, line, k, ahead, offset, kOffsetDecel));
+  if (std::abs(now_shift) > 0.5f)
+    target = std::min(target, pace * offset_target(p, line, k, ahead, now_shift, kOffsetDecel));
 
   // Steering: the line's curvature a little ahead (the rack and the control period lag),
   // plus the heading error to the line and the lateral error from it (Stanley's law),

@@ -17,6 +17,11 @@ struct AiDriver {
   float lateral_preference = 0.0f;  // m it keeps left (+) of its line when alone
   float braking_noise = 0.0f;       // relative spread of its braking points
   bool hold_line = false;           // ignore traffic (an opponent held to one side)
+  // 0..1: how close it follows and how small a speed advantage it attacks with (0.5: default).
+  float aggression = 0.5f;
+  // Whether brake held at a standstill engages reverse for this car; without it a spun
+  // car turns round going forwards.
+  bool can_reverse = true;
   // The current braking error and the stretch of line it was drawn for.
   float noise = 0.0f;
   int noise_block = -1;
