@@ -24,6 +24,7 @@ constexpr float kYawDamping = 0.05f;    // rad of steering per rad/s of yaw-rate
 constexpr float kUndersteer = 0.001f;
 constexpr float kFollowDecel = 7.0f;          // m/s^2 a follower assumes it can out-brake the car ahead by
 constexpr float kStraightCurvature = 0.004f;  // 1/m: below it (radius over 250 m) the line counts as straight
+constexpr float kYieldOverlap = 0.5f;         // car lengths ahead (at aggression 0) that win a corner
 constexpr float kOffsetDecel = 8.0f;          // m/s^2 it plans to slow at for a tighter offset path
 
 // Nearest line point to the car, refined from the centre-line segment's entry.
@@ -82,6 +83,14 @@ float offset_target(const CarParams& p, const RacingLine& line, int k, int ahead
   return best;
 }
 
+// Whether a corner (radius under 100 m) starts within the next 120 m of line.
+bool corner_ahead(const RacingLine& line, int k) {
+  int m = line.size();
+  for (int i = 0; i < 60; i += 3)
+    if (std::abs(line.curvature[(k + i) % m]) > 0.01f) return true;
+  return false;
+}
+
 struct Traffic {
   float offset = 0.0f;      // m to move left of the line
   float speed_cap = 1e9f;   // m/s
@@ -105,12 +114,17 @@ Traffic read_traffic(const CarState& self, const CarParams& p, const Track& trac
     const CarState& o = cars[j];
     float ds = wrap_ds(track, o.s, self.s);  // + ahead
     float dd = o.d - self.d;
-    if (std::abs(ds) < p.length + 0.5f) {  // alongside: stay on our side of it, a lane apart
+    if (std::abs(ds) < p.length + 1.5f) {  // alongside: stay on our side of it, a lane apart
       if (dd > 0.0f) max_d = std::min(max_d, o.d - lane);
       else min_d = std::max(min_d, o.d + lane);
       // Less than a car length behind a car in our lane (one stopped crossways, say):
       // no faster than it, or we pin it where it is stuck.
       if (ds > 0.0f && std::abs(dd) < p.width + 0.3f) t.speed_cap = std::min(t.speed_cap, car_speed(o));
+      // A corner it has lost: side by side into a corner with the other car's nose ahead,
+      // it lifts and tucks in behind rather than running two wide through it.
+      float vo = car_speed(o);
+      if (v > 10.0f && ds > kYieldOverlap * p.length * (1.0f - driver_aggression) && corner_ahead(line, k))
+        t.speed_cap = std::min(t.speed_cap, std::max(vo - 2.0f, 0.8f * vo));
       continue;
     }
     float vo = car_speed(o);
