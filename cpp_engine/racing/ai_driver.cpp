@@ -54,12 +54,14 @@ float peak_slip_angle(const CarParams& p) {
 
 // Speed the car can carry at line point j when it runs `shift` m left of the line:
 // the line's speed scaled by the corner speed on the offset path's curvature,
-// k' = k / (1 - k shift), against the line's own (m v^2 k = mu (m g + L v^2)).
-// Only a tighter path slows it; a wider one keeps the line's speed.
+// k' = k / (1 - k |shift|), against the line's own (m v^2 k = mu (m g + L v^2)).
 float offset_speed(const CarParams& p, const RacingLine& line, int j, float shift) {
   float k = std::abs(line.curvature[j]);
-  float inward = line.curvature[j] >= 0.0f ? shift : -shift;  // + towards the corner's inside
-  if (inward <= 0.0f || k < 1e-4f) return line.speed[j];
+  // Towards the inside the path is tighter; towards the outside it is wider, but the line
+  // already uses the track's width there (out of a corner it runs to the edge), so the
+  // car has to tighten it as much to stay on the track.
+  float inward = std::abs(shift);
+  if (k < 1e-4f) return line.speed[j];
   float tight = k / std::max(1.0f - k * inward, 0.2f);
   float aero = kProfileGrip * p.mu * 0.5f * kAirDensity * p.lift_area / p.mass;  // 1/m
   if (tight <= aero) return line.speed[j];
