@@ -25,6 +25,7 @@ constexpr float kUndersteer = 0.001f;
 constexpr float kFollowDecel = 7.0f;          // m/s^2 a follower assumes it can out-brake the car ahead by
 constexpr float kStraightCurvature = 0.004f;  // 1/m: below it (radius over 250 m) the line counts as straight
 constexpr float kYieldOverlap = 0.5f;         // car lengths ahead (at aggression 0) that win a corner
+constexpr float kOffsetRate = 3.0f;           // m/s: how fast it moves across the track to a new offset
 constexpr float kOffsetDecel = 8.0f;          // m/s^2 it plans to slow at for a tighter offset path
 
 // Nearest line point to the car, refined from the centre-line segment's entry.
@@ -221,6 +222,9 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
     Traffic t = read_traffic(self, p, track, line, k, target, driver.aggression, cars, n, self_index);
     offset += t.offset;
     target = std::min(target, std::max(t.speed_cap, 0.0f));
+    // Move across gradually: a lateral step at speed is a steering snap that spins the car.
+    float step = kOffsetRate * kControlPeriod;
+    offset = driver.offset = std::clamp(offset, driver.offset - step, driver.offset + step);
   }
   // Off its line (making room, passing, rejoining): the speed of the path it is on and
   // the one it is heading for, not the line's.

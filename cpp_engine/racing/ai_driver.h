@@ -22,6 +22,7 @@ struct AiDriver {
   // Whether brake held at a standstill engages reverse for this car; without it a spun
   // car turns round going forwards.
   bool can_reverse = true;
+  float offset = 0.0f;  // m left of its line it steers for now (moves towards the plan at a limited rate)
   // The current braking error and the stretch of line it was drawn for.
   float noise = 0.0f;
   int noise_block = -1;
