@@ -97,6 +97,7 @@ bool corner_ahead(const RacingLine& line, int k) {
 struct Traffic {
   float offset = 0.0f;      // m to move left of the line
   float speed_cap = 1e9f;   // m/s
+  float min_d = -1e9f, max_d = 1e9f;  // where cars alongside leave room for our centre, m left of the centre line
 };
 
 // How the cars around change this car's plan: give a car alongside half a lane each,
@@ -166,10 +167,8 @@ Traffic read_traffic(const CarState& self, const CarParams& p, const Track& trac
   // Never steer back into a car alongside (the pass that put us there ends, or the line
   // runs through it): the wanted lateral position keeps a lane from it; squeezed between
   // two cars, take the middle.
-  float want = line_d + t.offset;
-  if (min_d <= max_d) want = std::clamp(want, min_d, max_d);
-  else want = 0.5f * (min_d + max_d);
-  t.offset = want - line_d;
+  t.min_d = min_d;
+  t.max_d = max_d;
   return t;
 }
 
@@ -224,7 +223,13 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
     target = std::min(target, std::max(t.speed_cap, 0.0f));
     // Move across gradually: a lateral step at speed is a steering snap that spins the car.
     float step = kOffsetRate * kControlPeriod;
-    offset = driver.offset = std::clamp(offset, driver.offset - step, driver.offset + step);
+    offset = std::clamp(offset, driver.offset - step, driver.offset + step);
+    // But never steer back into a car alongside (the pass that put us there ends, or the
+    // line runs through it): keep a lane from it; squeezed between two cars, take the middle.
+    float want = line.offset[k] + offset;
+    if (t.min_d <= t.max_d) want = std::clamp(want, t.min_d, t.max_d);
+    else want = 0.5f * (t.min_d + t.max_d);
+    offset = driver.offset = want - line.offset[k];
   }
   // Off its line (making room, passing, rejoining): the speed of the path it is on and
   // the one it is heading for, not the line's.
