@@ -65,8 +65,10 @@ float offset_speed(const CarParams& p, const RacingLine& line, int j, float shif
   if (k < 1e-4f) return line.speed[j];
   float tight = k / std::max(1.0f - k * inward, 0.2f);
   float aero = kProfileGrip * p.mu * 0.5f * kAirDensity * p.lift_area / p.mass;  // 1/m
-  if (tight <= aero) return line.speed[j];
-  float ratio = std::sqrt(std::max(k - aero, 0.0f) / (tight - aero));
+  if (tight <= aero) return line.speed[j];  // downforce holds the tighter path at any speed
+  if (k <= aero)  // the line's corner is flat out; the tighter path's own limit
+    return std::min(line.speed[j], std::sqrt(kProfileGrip * p.mu * kGravity / (tight - aero)));
+  float ratio = std::sqrt((k - aero) / (tight - aero));
   return line.speed[j] * std::min(ratio, 1.0f);
 }
 
