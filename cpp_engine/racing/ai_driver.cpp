@@ -88,12 +88,15 @@ float offset_target(const CarParams& p, const RacingLine& line, int k, int ahead
   return best;
 }
 
-// Whether a corner (radius under 100 m) starts within the next 120 m of line.
-bool corner_ahead(const RacingLine& line, int k) {
+// The curvature of the first corner (radius under 100 m) within the next 120 m of line,
+// 0 if none: + a left-hander.
+float corner_ahead(const RacingLine& line, int k) {
   int m = line.size();
-  for (int i = 0; i < 60; i += 3)
-    if (std::abs(line.curvature[(k + i) % m]) > 0.01f) return true;
-  return false;
+  for (int i = 0; i < 60; i += 3) {
+    float c = line.curvature[(k + i) % m];
+    if (std::abs(c) > 0.01f) return c;
+  }
+  return 0.0f;
 }
 
 struct Traffic {
@@ -129,7 +132,7 @@ Traffic read_traffic(const CarState& self, const CarParams& p, const Track& trac
       // A corner it has lost: side by side into a corner with the other car's nose ahead,
       // it lifts and tucks in behind rather than running two wide through it.
       float vo = car_speed(o);
-      if (v > 10.0f && ds > kYieldOverlap * p.length * (1.0f - driver_aggression) && corner_ahead(line, k))
+      if (v > 10.0f && ds > kYieldOverlap * p.length * (1.0f - driver_aggression) && corner_ahead(line, k) != 0.0f)
         t.speed_cap = std::min(t.speed_cap, std::max(vo - 2.0f, 0.8f * vo));
       continue;
     }
@@ -154,8 +157,13 @@ Traffic read_traffic(const CarState& self, const CarParams& p, const Track& trac
         // advantage that shrinks with aggression; always pass a stopped car.
         bool straight = std::abs(line.curvature[k]) < kStraightCurvature;
         float edge = 1.0f + 3.0f * (1.0f - driver_aggression);
-        bool passing = (std::max(room_left, room_right) > 0.0f && want_speed > vo + edge && straight) || stopped;
-        if (passing) t.offset = (room_left > room_right ? o.d + lane : o.d - lane) - line_d;
+        // Into a corner only down the inside (a pass round the outside runs out of track).
+        float corner = corner_ahead(line, k);
+        bool left = corner > 0.0f ? true : corner < 0.0f ? false : room_left > room_right;
+        float room = left ? room_left : room_right;
+        bool passing = (room > 0.0f && want_speed > vo + edge && straight) || stopped;
+        if (stopped && room <= 0.0f) left = !left;
+        if (passing) t.offset = (left ? o.d + lane : o.d - lane) - line_d;
         if (!passing || std::abs(dd) < p.width + 0.4f) t.speed_cap = std::min(t.speed_cap, follow);
       } else if (std::abs(dd) < p.width + 0.4f) {
         t.speed_cap = std::min(t.speed_cap, follow);
@@ -246,8 +254,12 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
   // all about the line shifted by the offset and kept on the track.
   int kp = (k + static_cast<int>(v * kPreviewTime / kLineSpacing) + 1) % m;
   TrackPos at = project(track, {line.x[kp], line.y[kp]}, self.track_segment);
-  float half = 0.5f * p.width + kEdgeMargin - 1.0f;
-  float want_d = std::clamp(line.offset[kp] + offset, -(at.width_right - half), at.width_left - half);
+  // Moved off the line it keeps kEdgeMargin from the painted edge beyond half its width;
+  // the line itself may run closer (out of a corner it uses the kerb).
+  float half = 0.5f * p.width + kEdgeMargin;
+  float line_d = line.offset[kp];
+  float want_d = std::clamp(line_d + offset, std::min(-(at.width_right - half), line_d),
+                            std::max(at.width_left - half, line_d));
   float shift = want_d - line.offset[kp];
   float ex = self.x - (line.x[k] + shift * line.normal_x[k]), ey = self.y - (line.y[k] + shift * line.normal_y[k]);
   float lateral_error = ex * line.normal_x[k] + ey * line.normal_y[k];  // + left of the line
