@@ -168,9 +168,13 @@ Traffic read_traffic(const CarState& self, const CarParams& p, const Track& trac
       } else if (std::abs(dd) < p.width + 0.4f) {
         t.speed_cap = std::min(t.speed_cap, follow);
       }
-    } else if (ds < 0.0f && ds > -15.0f && vo > v + 1.0f && !defended) {  // attacked: cover the inside, once
+    } else if (ds < 0.0f && ds > -15.0f && vo > v + 1.0f && !defended &&
+               std::abs(line.curvature[k]) < kStraightCurvature) {
+      // Attacked on a straight: one move to cover the inside of the next corner (in the
+      // corner itself it keeps its line: the line already runs to the apex).
       defended = true;
-      float inside = line.curvature[k] >= 0.0f ? 1.0f : -1.0f;
+      float corner = corner_ahead(line, k);
+      float inside = corner != 0.0f ? (corner > 0.0f ? 1.0f : -1.0f) : (line.curvature[k] >= 0.0f ? 1.0f : -1.0f);
       t.offset += 0.8f * inside;
     }
   }
@@ -265,6 +269,18 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
   float lateral_error = ex * line.normal_x[k] + ey * line.normal_y[k];  // + left of the line
   float line_heading = std::atan2(-line.normal_x[kp], line.normal_y[kp]);
   float heading_error = line_heading - self.yaw;
+  // Off the line, the path it steers for is the line shifted by an offset that the
+  // track's edges may pinch: head along that path, not along the line (a line crossing
+  // the track under a car held at the edge otherwise leads it off).
+  if (std::abs(offset) > 0.01f) {
+    int k2 = (kp + std::max(5, static_cast<int>(v * 0.5f / kLineSpacing))) % m;
+    TrackPos at2 = project(track, {line.x[k2], line.y[k2]}, self.track_segment);
+    float line_d2 = line.offset[k2];
+    float want_d2 = std::clamp(line_d2 + offset, std::min(-(at2.width_right - half), line_d2),
+                               std::max(at2.width_left - half, line_d2));
+    float dist = static_cast<float>((k2 - kp + m) % m) * kLineSpacing;
+    heading_error += std::atan2((want_d2 - line_d2) - shift, dist);
+  }
   while (heading_error > 3.14159265f) heading_error -= 6.2831853f;
   while (heading_error < -3.14159265f) heading_error += 6.2831853f;
   float kappa = line.curvature[kp];
