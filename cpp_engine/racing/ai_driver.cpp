@@ -145,7 +145,7 @@ Traffic read_traffic(const CarState& self, const CarParams& p, const Track& trac
       float vo_soon = std::max(vo + std::min(o.ax, 0.0f) * 0.3f, 0.0f);
       float gap = p.length + 1.5f + (0.25f - 0.1f * driver_aggression) * v;
       float follow = ds > gap ? std::sqrt(vo_soon * vo_soon + 2.0f * kFollowDecel * (ds - gap))
-                              : std::max(vo_soon + 0.5f * (ds - gap), 0.5f * vo_soon);
+                              : std::max(vo_soon - (gap - ds), 0.0f);
       float closing = std::max(v - vo, 0.0f);
       bool near = ds < p.length + 10.0f || (ds - p.length) < 2.5f * closing;
       if (near && ds < nearest_ahead) {
