@@ -196,13 +196,7 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
 
   // Stuck: reverse out, steering the nose back towards the direction of travel.
   bool crossways = std::abs(self.heading_error) > 0.8f || self.wall_contact;
-  if (!driver.can_reverse) {
-    // No reverse gear to back out with: turn round going forwards, slowly, full lock
-    // towards the track's direction.
-    if (v < 6.0f && std::abs(self.heading_error) > 0.8f)
-      return {0.35f, self.heading_error > 0.0f ? -1.0f : 1.0f};
-  }
-  driver.stuck_s = (driver.can_reverse && v < 2.0f && crossways) ? driver.stuck_s + kControlPeriod : 0.0f;
+  driver.stuck_s = (v < 2.0f && crossways) ? driver.stuck_s + kControlPeriod : 0.0f;
   if (driver.reversing_s > 0.0f || driver.stuck_s > 1.0f) {
     driver.reversing_s += kControlPeriod;
     if (driver.reversing_s < 2.5f && std::abs(self.heading_error) > 0.35f) {
@@ -214,7 +208,7 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
   // Pinned: barely moving for a while though pointing the right way, e.g. nosed into a
   // car that is itself stuck against the wall, which then cannot back out either. Back
   // off straight for a moment to give it room.
-  driver.pinned_s = (driver.can_reverse && v < kPinnedSpeed) ? driver.pinned_s + kControlPeriod : 0.0f;
+  driver.pinned_s = v < kPinnedSpeed ? driver.pinned_s + kControlPeriod : 0.0f;
   if (driver.backing_s > 0.0f || driver.pinned_s > kPinnedS) {
     driver.pinned_s = 0.0f;
     driver.backing_s += kControlPeriod;

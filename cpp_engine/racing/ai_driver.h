@@ -19,9 +19,6 @@ struct AiDriver {
   bool hold_line = false;           // ignore traffic (an opponent held to one side)
   // 0..1: how close it follows and how small a speed advantage it attacks with (0.5: default).
   float aggression = 0.5f;
-  // Whether brake held at a standstill engages reverse for this car; without it a spun
-  // car turns round going forwards.
-  bool can_reverse = true;
   float offset = 0.0f;  // m left of its line it steers for now (moves towards the plan at a limited rate)
   // The current braking error and the stretch of line it was drawn for.
   float noise = 0.0f;
