@@ -19,7 +19,9 @@ strength ladder in 11 vs 11 and a random player against each level, beside GRF's
 ``town_self_play`` (see ``trackfield.driving.bench``).
 ``python -m trackfield.bench racing`` prints car-steps/s per core of the racing domain
 beside its peers and the issue's target, then the built-in AI's reference lap of every
-shipped track and of the shared TUM tracks (see ``trackfield.racing.bench``).
+shipped track and of the shared TUM tracks (see ``trackfield.racing.bench``); with
+``--racecraft quick`` or ``full`` also the built-in AI's incident table in a field
+(``trackfield.racing.racecraft``).
 
 ``python -m trackfield.bench rllib`` (the ``dist`` extra) measures the env-steps/s that
 Ray RLlib's env runners collect with PPO's policy (no learner updates) on 1 core (the
