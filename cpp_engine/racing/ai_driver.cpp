@@ -150,8 +150,9 @@ Traffic read_traffic(const CarState& self, const CarParams& p, const Track& trac
       bool near = ds < p.length + 10.0f || (ds - p.length) < 2.5f * closing;
       if (near && ds < nearest_ahead) {
         nearest_ahead = ds;
-        float room_left = here.width_left - kEdgeMargin - (o.d + lane);
-        float room_right = (o.d - lane) + here.width_right - kEdgeMargin;
+        // Room for our centre a lane beside it, inside the edge margin the steering keeps.
+        float room_left = here.width_left - kEdgeMargin - 0.5f * p.width - (o.d + lane);
+        float room_right = (o.d - lane) + here.width_right - kEdgeMargin - 0.5f * p.width;
         bool stopped = vo < 3.0f;
         // Attack on a straight or into the braking zone (not mid-corner), with a speed
         // advantage that shrinks with aggression; always pass a stopped car.
@@ -164,7 +165,7 @@ Traffic read_traffic(const CarState& self, const CarParams& p, const Track& trac
         bool passing = (room > 0.0f && want_speed > vo + edge && straight) || stopped;
         if (stopped && room <= 0.0f) left = !left;
         if (passing) t.offset = (left ? o.d + lane : o.d - lane) - line_d;
-        if (!passing || std::abs(dd) < p.width + 0.4f) t.speed_cap = std::min(t.speed_cap, follow);
+        if (!passing || std::abs(dd) < p.width + 0.8f) t.speed_cap = std::min(t.speed_cap, follow);
       } else if (std::abs(dd) < p.width + 0.4f) {
         t.speed_cap = std::min(t.speed_cap, follow);
       }
@@ -225,6 +226,7 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
   float target = driver.skill * (1.0f + driver.noise) * line.speed[(k + ahead) % m];
 
   float offset = driver.lateral_preference;
+  float room_min = -1e9f, room_max = 1e9f;  // where cars alongside leave room for our centre
   if (!driver.hold_line) {
     Traffic t = read_traffic(self, p, track, line, k, target, driver.aggression, cars, n, self_index);
     offset += t.offset;
@@ -237,6 +239,8 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
     float want = line.offset[k] + offset;
     if (t.min_d <= t.max_d) want = std::clamp(want, t.min_d, t.max_d);
     else want = 0.5f * (t.min_d + t.max_d);
+    room_min = std::min(t.min_d, want);
+    room_max = std::max(t.max_d, want);
     offset = driver.offset = want - line.offset[k];
   }
   // Off its line (making room, passing, rejoining): the speed of the path it is on and
@@ -256,7 +260,9 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
   // the line itself may run closer (out of a corner it uses the kerb).
   float half = 0.5f * p.width + kEdgeMargin;
   float line_d = line.offset[kp];
-  float want_d = std::clamp(line_d + offset, std::min(-(at.width_right - half), line_d),
+  // The line ahead may sweep across the track faster than the offset: the point steered
+  // for still keeps the lane from a car alongside.
+  float want_d = std::clamp(std::clamp(line_d + offset, room_min, room_max), std::min(-(at.width_right - half), line_d),
                             std::max(at.width_left - half, line_d));
   float shift = want_d - line.offset[kp];
   float ex = self.x - (line.x[k] + shift * line.normal_x[k]), ey = self.y - (line.y[k] + shift * line.normal_y[k]);
