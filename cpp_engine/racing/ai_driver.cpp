@@ -26,6 +26,7 @@ constexpr float kFollowDecel = 7.0f;          // m/s^2 a follower assumes it can
 constexpr float kStraightCurvature = 0.004f;  // 1/m: below it (radius over 250 m) the line counts as straight
 constexpr float kYieldOverlap = 0.5f;         // car lengths ahead (at aggression 0) that win a corner
 constexpr float kOffsetRate = 3.0f;           // m/s: how fast it moves across the track to a new offset
+constexpr float kOverlapClear = 0.7f;         // m beyond a car's width closer than which the car behind drops back
 constexpr float kOffsetDecel = 8.0f;          // m/s^2 it plans to slow at for a tighter offset path
 
 // Nearest line point to the car, refined from the centre-line segment's entry.
@@ -129,6 +130,10 @@ Traffic read_traffic(const CarState& self, const CarParams& p, const Track& trac
       // Less than a car length behind a car in our lane (one stopped crossways, say):
       // no faster than it, or we pin it where it is stuck.
       if (ds > 0.0f && std::abs(dd) < p.width + 0.3f) t.speed_cap = std::min(t.speed_cap, car_speed(o));
+      // Squeezed closer than a lane to a car whose nose is ahead (at speed the steering
+      // cannot hold the lane exactly, or the edge pinches it): drop back out of the overlap.
+      else if (ds > 0.0f && std::abs(dd) < p.width + kOverlapClear)
+        t.speed_cap = std::min(t.speed_cap, std::max(car_speed(o) - 1.5f, 0.0f));
       // A corner it has lost: side by side into a corner with the other car's nose ahead,
       // it lifts and tucks in behind rather than running two wide through it.
       float vo = car_speed(o);
