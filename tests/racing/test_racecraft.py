@@ -86,3 +86,21 @@ def test_a_field_races_cleanly():
     assert r.cars_spun <= 1
     assert r.order_changes >= 10
     assert r.clean_share >= 0.5
+
+
+def test_two_cars_side_by_side_closer_than_a_lane_sort_it_out_without_contact():
+    # At 40 places round the gt circuit, two AI cars 2.4 m apart (less than a lane), one's
+    # nose 2.5 m ahead, at 144 km/h. Before the car behind dropped back out of the overlap
+    # and the point steered for kept the lane, 11 of the 40 touched; now 4.
+    env = trackfield.make("race_1v1", track="gt", agents=0, race_state=True)
+    touched = 0
+    for s in range(0, 4000, 100):
+        env.reset(seed=0)
+        _place(env, 0, s + 2.5, -1.2, 40.0)
+        _place(env, 1, float(s), 1.2, 40.0)
+        hit = False
+        for _ in range(40):
+            _, _, _, _, info = env.step(np.zeros((0, 2), np.float32))
+            hit |= bool(info["race_state"].car_contact.any())
+        touched += int(hit)
+    assert touched <= 6
