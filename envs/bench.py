@@ -20,7 +20,9 @@ strength ladder in 11 vs 11 and a random player against each level, beside GRF's
 the built-in traffic's incidents per 100 km on each packaged town (``trackfield.driving.traffic_stats``).
 ``python -m trackfield.bench racing`` prints car-steps/s per core of the racing domain
 beside its peers and its target, then the built-in AI's reference lap of every
-shipped track, TUM's real circuits included (see ``trackfield.racing.bench``).
+shipped track, TUM's real circuits included (see ``trackfield.racing.bench``); with
+``--racecraft quick`` or ``full`` also the built-in AI's incident table in a field
+(``trackfield.racing.racecraft``).
 
 ``python -m trackfield.bench rllib`` (the ``dist`` extra) measures the env-steps/s that
 Ray RLlib's env runners collect with PPO's policy (no learner updates) on 1 core (the
@@ -140,6 +142,10 @@ def main(argv=None) -> None:
     parser.add_argument("--traffic-km", type=float, default=0.0,
                         help="driving: also measure town_drive's built-in traffic over this many km per town "
                              "(default and 150 vehicles; trackfield.driving.traffic_stats)")
+    parser.add_argument("--racecraft", choices=["none", "quick", "full"], default="none",
+                        help="racing: also race the built-in AI in every car and print its incident table "
+                             "(quick: two 2-lap field races and one race_1v7, minutes; full: 4-lap field races "
+                             "on every shipped and five real circuits, race_1v3 and race_1v7, much longer)")
     args = parser.parse_args(argv)
     if args.scaling_envs < 1:
         parser.error(f"--scaling-envs must be at least 1, got {args.scaling_envs}")
@@ -156,6 +162,13 @@ def main(argv=None) -> None:
 
         racing_bench.main(args.seconds, args.envs, args.threads, args.tracks_dir or racing_bench.default_tracks_dir(),
                           not args.no_laps, _commit())
+        if args.racecraft != "none":
+            from trackfield.racing import racecraft
+
+            print("\nThe built-in AI in every car (seed 0):\n" + racecraft.HEADER, flush=True)
+            for row in racecraft.racecraft_table(args.tracks_dir or racing_bench.default_tracks_dir(),
+                                                 quick=args.racecraft == "quick"):
+                print(racecraft.format_row(row), flush=True)
         return
 
     commit = _commit()

@@ -112,6 +112,7 @@ void bind_racing_batch(py::module_& m) {
       .def_readwrite("skill_min", &Cfg::skill_min)
       .def_readwrite("skill_max", &Cfg::skill_max)
       .def_readwrite("braking_noise", &Cfg::braking_noise)
+      .def_readwrite("ai_aggression", &Cfg::ai_aggression)
       .def_readwrite("slipstream_gap_m", &Cfg::slipstream_gap_m)
       .def_readwrite("slipstream_side_m", &Cfg::slipstream_side_m)
       .def_readwrite("allow_reverse", &Cfg::allow_reverse)
@@ -173,6 +174,18 @@ void bind_racing_batch(py::module_& m) {
       }, py::arg("index"), py::arg("y"), py::arg("u"), py::arg("v"),
          "render(index, width, height)'s view painted as planar YUV 4:2:0 (BT.601 limited range) into caller-owned "
          "planes y (height, width), u and v (height / 2, width / 2); they may be views into wider frames.")
+      .def("place_car", [](PyRacingBatch& pb, int i, int car, float s, float d, float speed, float heading) {
+        if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
+        const rc::RaceConfig& cfg = pb.batch->config();
+        if (car < 0 || car >= cfg.num_cars())
+          throw py::value_error("car must be in [0, " + std::to_string(cfg.num_cars()) + "), got " + std::to_string(car));
+        for (float x : {s, d, speed, heading})
+          if (!std::isfinite(x)) throw py::value_error("s, d, speed and heading must be finite");
+        rc::place_car(pb.batch->mutable_world(i).car[car], rc::car_params(cfg.car), *cfg.track, s, d, speed, heading);
+      }, py::arg("index"), py::arg("car"), py::arg("s"), py::arg("d") = 0.0f, py::arg("speed") = 0.0f,
+         py::arg("heading") = 0.0f,
+         "Puts car `car` of world `index` at arc length s, offset d (m, + left), speed (m/s) and heading offset from "
+         "the centre line (rad), for constructed situations in tests and tools; its race bookkeeping is unchanged.")
       .def("cars", [](PyRacingBatch& pb, int i) {
         if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
         const rc::RaceConfig& cfg = pb.batch->config();
@@ -206,11 +219,14 @@ void bind_racing_batch(py::module_& m) {
                                             w.car + g0, cfg.cars_per_group, car - g0, rng);
           out.mutable_at(a, 0) = c.throttle_brake;
           out.mutable_at(a, 1) = c.steer;
+          w.ai_suggested[car] = {out.at(a, 0), out.at(a, 1)};
+          w.ai_suggested_valid[car] = true;
         }
         return out;
       }, py::arg("index") = 0,
          "What the built-in AI at full skill would do for each agent's car now, (agents, 2). Stuck, it "
-         "asks for reverse (the env needs allow_reverse=True to back out).");
+         "backs out in reverse; the next step lets an agent's car reverse (whatever allow_reverse says) when its "
+         "action is exactly this suggestion.");
 }
 
 }  // namespace trackfield::bindings

@@ -24,6 +24,12 @@ constexpr float kYawDamping = 0.05f;    // rad of steering per rad/s of yaw-rate
 // angle a gt3 runs at 1.5 g (about 0.03-0.06 rad). Without it Stanley's law held the lock
 // only with a 1.5 m lateral error, which ran cars wide off long fast corners.
 constexpr float kUndersteer = 0.001f;
+constexpr float kFollowDecel = 7.0f;          // m/s^2 a follower assumes it can out-brake the car ahead by
+constexpr float kStraightCurvature = 0.004f;  // 1/m: below it (radius over 250 m) the line counts as straight
+constexpr float kYieldOverlap = 0.5f;         // car lengths ahead (at aggression 0) that win a corner
+constexpr float kOffsetRate = 3.0f;           // m/s: how fast it moves across the track to a new offset
+constexpr float kOverlapClear = 0.7f;         // m beyond a car's width closer than which the car behind drops back
+constexpr float kOffsetDecel = 8.0f;          // m/s^2 it plans to slow at for a tighter offset path
 
 // Nearest line point to the car, refined from the centre-line segment's entry.
 int nearest_line_point(const RacingLine& line, const CarState& c) {
@@ -50,16 +56,63 @@ float peak_slip_angle(const CarParams& p) {
   return 0.5f * (lo + hi) / p.pacejka_b;
 }
 
+// Speed the car can carry at line point j when it runs `shift` m left of the line:
+// the line's speed scaled by the corner speed on the offset path's curvature,
+// k' = k / (1 - k |shift|), against the line's own (m v^2 k = mu (m g + L v^2)).
+float offset_speed(const CarParams& p, const RacingLine& line, int j, float shift) {
+  float k = std::abs(line.curvature[j]);
+  // Towards the inside the path is tighter; towards the outside it is wider, but the line
+  // already uses the track's width there (out of a corner it runs to the edge), so the
+  // car has to tighten it as much to stay on the track.
+  float inward = std::abs(shift);
+  if (k < 1e-4f) return line.speed[j];
+  float tight = k / std::max(1.0f - k * inward, 0.2f);
+  float aero = kProfileGrip * p.mu * 0.5f * kAirDensity * p.lift_area / p.mass;  // 1/m
+  if (tight <= aero) return line.speed[j];  // downforce holds the tighter path at any speed
+  if (k <= aero)  // the line's corner is flat out; the tighter path's own limit
+    return std::min(line.speed[j], std::sqrt(kProfileGrip * p.mu * kGravity / (tight - aero)));
+  float ratio = std::sqrt((k - aero) / (tight - aero));
+  return line.speed[j] * std::min(ratio, 1.0f);
+}
+
+// Fastest speed now from which the car can slow to what its offset path allows over the
+// next stretch of line (from `ahead` points on), braking at `decel`.
+float offset_target(const CarParams& p, const RacingLine& line, int k, int ahead, float shift, float decel) {
+  int m = line.size();
+  constexpr int kSpan = 60;  // points (120 m) of line ahead
+  float best = 1e9f;
+  for (int i = ahead; i < ahead + kSpan; i += 2) {
+    int j = (k + i) % m;
+    float vj = offset_speed(p, line, j, shift);
+    if (vj >= line.speed[j]) continue;
+    float dist = static_cast<float>(i - ahead) * kLineSpacing;
+    best = std::min(best, std::sqrt(vj * vj + 2.0f * decel * dist));
+  }
+  return best;
+}
+
+// The curvature of the first corner (radius under 100 m) within the next 120 m of line,
+// 0 if none: + a left-hander.
+float corner_ahead(const RacingLine& line, int k) {
+  int m = line.size();
+  for (int i = 0; i < 60; i += 3) {
+    float c = line.curvature[(k + i) % m];
+    if (std::abs(c) > 0.01f) return c;
+  }
+  return 0.0f;
+}
+
 struct Traffic {
   float offset = 0.0f;      // m to move left of the line
   float speed_cap = 1e9f;   // m/s
+  float min_d = -1e9f, max_d = 1e9f;  // where cars alongside leave room for our centre, m left of the centre line
 };
 
 // How the cars around change this car's plan: give a car alongside half a lane each,
 // pass a slower car ahead on the side with more room (always past a stopped one), follow
 // it at a safe gap when there is no room, cover the inside when a faster car closes.
 Traffic read_traffic(const CarState& self, const CarParams& p, const Track& track, const RacingLine& line, int k,
-                     float want_speed, const CarState* cars, int n, int self_index) {
+                     float want_speed, float driver_aggression, const CarState* cars, int n, int self_index) {
   Traffic t;
   float v = car_speed(self);
   float lane = p.width + 1.2f;
@@ -67,48 +120,77 @@ Traffic read_traffic(const CarState& self, const CarParams& p, const Track& trac
   TrackPos here = project(track, {self.x, self.y}, self.track_segment);
   float nearest_ahead = 1e9f;
   float min_d = -1e9f, max_d = 1e9f;  // where cars alongside leave room for our centre
+  bool defended = false;
   for (int j = 0; j < n; ++j) {
     if (j == self_index) continue;
     const CarState& o = cars[j];
     float ds = wrap_ds(track, o.s, self.s);  // + ahead
     float dd = o.d - self.d;
-    if (std::abs(ds) < p.length + 0.5f) {  // alongside: stay on our side of it, a lane apart
+    if (std::abs(ds) < p.length + 1.5f) {  // alongside: stay on our side of it, a lane apart
       if (dd > 0.0f) max_d = std::min(max_d, o.d - lane);
       else min_d = std::max(min_d, o.d + lane);
       // Less than a car length behind a car in our lane (one stopped crossways, say):
       // no faster than it, or we pin it where it is stuck.
       if (ds > 0.0f && std::abs(dd) < p.width + 0.3f) t.speed_cap = std::min(t.speed_cap, car_speed(o));
+      // Squeezed closer than a lane to a car whose nose is ahead (at speed the steering
+      // cannot hold the lane exactly, or the edge pinches it): drop back out of the overlap.
+      else if (ds > 0.0f && std::abs(dd) < p.width + kOverlapClear)
+        t.speed_cap = std::min(t.speed_cap, std::max(car_speed(o) - 1.5f, 0.0f));
+      // A corner it has lost: side by side into a corner with the other car's nose ahead,
+      // it lifts and tucks in behind rather than running two wide through it.
+      float vo = car_speed(o);
+      if (v > 10.0f && ds > kYieldOverlap * p.length * (1.0f - driver_aggression) && corner_ahead(line, k) != 0.0f)
+        t.speed_cap = std::min(t.speed_cap, std::max(vo - 2.0f, 0.8f * vo));
       continue;
     }
     float vo = car_speed(o);
-    if (ds > 0.0f && ds < 60.0f) {
-      bool in_path = std::abs(o.d - (line_d + t.offset)) < lane;
+    if (ds > 0.0f && ds < 80.0f) {
+      bool in_path = std::abs(o.d - (line_d + t.offset)) < lane || std::abs(dd) < p.width + 0.5f;
+      if (!in_path) continue;
+      // Its speed a moment from now (it may be braking already), and the speed from which
+      // we can still stop behind it if it keeps braking as hard as we assume we can.
+      float vo_soon = std::max(vo + std::min(o.ax, 0.0f) * 0.3f, 0.0f);
+      float gap = p.length + 1.5f + (0.25f - 0.1f * driver_aggression) * v;
+      float follow = ds > gap ? std::sqrt(vo_soon * vo_soon + 2.0f * kFollowDecel * (ds - gap))
+                              : std::max(vo_soon - (gap - ds), 0.0f);
       float closing = std::max(v - vo, 0.0f);
-      bool near = ds < p.length + 10.0f || (ds - p.length) < 2.0f * closing;
-      if (!in_path || !near || ds > nearest_ahead) continue;
-      nearest_ahead = ds;
-      float room_left = here.width_left - kEdgeMargin - (o.d + lane);
-      float room_right = (o.d - lane) + here.width_right - kEdgeMargin;
-      bool stopped = vo < 3.0f;
-      bool passing = (std::max(room_left, room_right) > 0.0f && want_speed > vo + 1.0f) || stopped;
-      if (passing) t.offset = (room_left > room_right ? o.d + lane : o.d - lane) - line_d;
-      // Following, or still behind it while pulling out: keep a gap that grows with speed.
-      if (!passing || std::abs(dd) < p.width + 0.4f) {
-        float gap = p.length + (passing ? 1.5f + 0.1f * v : 2.0f + 0.3f * v);
-        t.speed_cap = std::min(t.speed_cap, std::max(vo + 0.5f * (ds - gap), 0.5f * vo));
+      bool near = ds < p.length + 10.0f || (ds - p.length) < 2.5f * closing;
+      if (near && ds < nearest_ahead) {
+        nearest_ahead = ds;
+        // Room for our centre a lane beside it, inside the edge margin the steering keeps.
+        float room_left = here.width_left - kEdgeMargin - 0.5f * p.width - (o.d + lane);
+        float room_right = (o.d - lane) + here.width_right - kEdgeMargin - 0.5f * p.width;
+        bool stopped = vo < 3.0f;
+        // Attack on a straight or into the braking zone (not mid-corner), with a speed
+        // advantage that shrinks with aggression; always pass a stopped car.
+        bool straight = std::abs(line.curvature[k]) < kStraightCurvature;
+        float edge = 1.0f + 3.0f * (1.0f - driver_aggression);
+        // Into a corner only down the inside (a pass round the outside runs out of track).
+        float corner = corner_ahead(line, k);
+        bool left = corner > 0.0f ? true : corner < 0.0f ? false : room_left > room_right;
+        float room = left ? room_left : room_right;
+        bool passing = (room > 0.0f && want_speed > vo + edge && straight) || stopped;
+        if (stopped && room <= 0.0f) left = !left;
+        if (passing) t.offset = (left ? o.d + lane : o.d - lane) - line_d;
+        if (!passing || std::abs(dd) < p.width + 0.8f) t.speed_cap = std::min(t.speed_cap, follow);
+      } else if (std::abs(dd) < p.width + 0.4f) {
+        t.speed_cap = std::min(t.speed_cap, follow);
       }
-    } else if (ds < 0.0f && ds > -15.0f && vo > v + 1.0f) {  // attacked: cover the inside a little
-      float inside = line.curvature[k] >= 0.0f ? 1.0f : -1.0f;
+    } else if (ds < 0.0f && ds > -15.0f && vo > v + 1.0f && !defended &&
+               std::abs(line.curvature[k]) < kStraightCurvature) {
+      // Attacked on a straight: one move to cover the inside of the next corner (in the
+      // corner itself it keeps its line: the line already runs to the apex).
+      defended = true;
+      float corner = corner_ahead(line, k);
+      float inside = corner != 0.0f ? (corner > 0.0f ? 1.0f : -1.0f) : (line.curvature[k] >= 0.0f ? 1.0f : -1.0f);
       t.offset += 0.8f * inside;
     }
   }
   // Never steer back into a car alongside (the pass that put us there ends, or the line
   // runs through it): the wanted lateral position keeps a lane from it; squeezed between
   // two cars, take the middle.
-  float want = line_d + t.offset;
-  if (min_d <= max_d) want = std::clamp(want, min_d, max_d);
-  else want = 0.5f * (min_d + max_d);
-  t.offset = want - line_d;
+  t.min_d = min_d;
+  t.max_d = max_d;
   return t;
 }
 
@@ -145,30 +227,68 @@ CarControl ai_control(const CarState& self, const CarParams& p, const Track& tra
   int block = k / kNoiseBlock;
   if (block != driver.noise_block) {
     driver.noise_block = block;
-    driver.noise = driver.braking_noise > 0.0f ? driver.braking_noise * (2.0f * rng_uniform(rng) - 1.0f) : 0.0f;
+    driver.noise = driver.braking_noise > 0.0f ? -driver.braking_noise * rng_uniform(rng) : 0.0f;
   }
   int ahead = static_cast<int>(v * kLookTime / kLineSpacing) + 1;
   float target = driver.skill * (1.0f + driver.noise) * line.speed[(k + ahead) % m];
 
   float offset = driver.lateral_preference;
+  float room_min = -1e9f, room_max = 1e9f;  // where cars alongside leave room for our centre
   if (!driver.hold_line) {
-    Traffic t = read_traffic(self, p, track, line, k, target, cars, n, self_index);
+    Traffic t = read_traffic(self, p, track, line, k, target, driver.aggression, cars, n, self_index);
     offset += t.offset;
     target = std::min(target, std::max(t.speed_cap, 0.0f));
+    // Move across gradually: a lateral step at speed is a steering snap that spins the car.
+    float step = kOffsetRate * kControlPeriod;
+    offset = std::clamp(offset, driver.offset - step, driver.offset + step);
+    // But never steer back into a car alongside (the pass that put us there ends, or the
+    // line runs through it): keep a lane from it; squeezed between two cars, take the middle.
+    float want = line.offset[k] + offset;
+    if (t.min_d <= t.max_d) want = std::clamp(want, t.min_d, t.max_d);
+    else want = 0.5f * (t.min_d + t.max_d);
+    room_min = std::min(t.min_d, want);
+    room_max = std::max(t.max_d, want);
+    offset = driver.offset = want - line.offset[k];
   }
+  // Off its line (making room, passing, rejoining): the speed of the path it is on and
+  // the one it is heading for, not the line's.
+  float pace = driver.skill * (1.0f + driver.noise);
+  float now_shift = self.d - line.offset[k];
+  if (std::abs(offset) > 0.3f) target = std::min(target, pace * offset_target(p, line, k, ahead, offset, kOffsetDecel));
+  if (std::abs(now_shift) > 0.5f)
+    target = std::min(target, pace * offset_target(p, line, k, ahead, now_shift, kOffsetDecel));
 
   // Steering: the line's curvature a little ahead (the rack and the control period lag),
   // plus the heading error to the line and the lateral error from it (Stanley's law),
   // all about the line shifted by the offset and kept on the track.
   int kp = (k + static_cast<int>(v * kPreviewTime / kLineSpacing) + 1) % m;
   TrackPos at = project(track, {line.x[kp], line.y[kp]}, self.track_segment);
-  float half = 0.5f * p.width + kEdgeMargin - 1.0f;
-  float want_d = std::clamp(line.offset[kp] + offset, -(at.width_right - half), at.width_left - half);
+  // Moved off the line it keeps kEdgeMargin from the painted edge beyond half its width;
+  // the line itself may run closer (out of a corner it uses the kerb).
+  float half = 0.5f * p.width + kEdgeMargin;
+  float line_d = line.offset[kp];
+  // The line ahead may sweep across the track faster than the offset: the point steered
+  // for still keeps the lane from a car alongside.
+  float want_d = std::clamp(std::clamp(line_d + offset, room_min, room_max), std::min(-(at.width_right - half), line_d),
+                            std::max(at.width_left - half, line_d));
   float shift = want_d - line.offset[kp];
   float ex = self.x - (line.x[k] + shift * line.normal_x[k]), ey = self.y - (line.y[k] + shift * line.normal_y[k]);
   float lateral_error = ex * line.normal_x[k] + ey * line.normal_y[k];  // + left of the line
   float line_heading = std::atan2(-line.normal_x[kp], line.normal_y[kp]);
-  float heading_error = wrap_pi(line_heading - self.yaw);
+  float heading_error = line_heading - self.yaw;
+  // Off the line, the path it steers for is the line shifted by an offset that the
+  // track's edges may pinch: head along that path, not along the line (a line crossing
+  // the track under a car held at the edge otherwise leads it off).
+  if (std::abs(offset) > 0.01f) {
+    int k2 = (kp + std::max(5, static_cast<int>(v * 0.5f / kLineSpacing))) % m;
+    TrackPos at2 = project(track, {line.x[k2], line.y[k2]}, self.track_segment);
+    float line_d2 = line.offset[k2];
+    float want_d2 = std::clamp(line_d2 + offset, std::min(-(at2.width_right - half), line_d2),
+                               std::max(at2.width_left - half, line_d2));
+    float dist = static_cast<float>((k2 - kp + m) % m) * kLineSpacing;
+    heading_error += std::atan2((want_d2 - line_d2) - shift, dist);
+  }
+  heading_error = wrap_pi(heading_error);
   float kappa = line.curvature[kp];
   float feedforward = std::atan(p.wheelbase * kappa);
   float correction = heading_error + std::atan2(-kLateralGain * lateral_error, v + 5.0f);

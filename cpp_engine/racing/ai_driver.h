@@ -17,6 +17,9 @@ struct AiDriver {
   float lateral_preference = 0.0f;  // m it keeps left (+) of its line when alone
   float braking_noise = 0.0f;       // relative spread of its braking points
   bool hold_line = false;           // ignore traffic (an opponent held to one side)
+  // 0..1: how close it follows and how small a speed advantage it attacks with (0.5: default).
+  float aggression = 0.5f;
+  float offset = 0.0f;  // m left of its line it steers for now (moves towards the plan at a limited rate)
   // The current braking error and the stretch of line it was drawn for.
   float noise = 0.0f;
   int noise_block = -1;

@@ -71,6 +71,7 @@ struct RaceConfig {
   float grid_speed_kmh = 0.0f;    // grid: 0 = standing start
   float skill_min = 0.85f, skill_max = 1.0f;  // AI pace fraction, drawn per car
   float braking_noise = 0.05f;
+  float ai_aggression = 0.5f;     // AI racecraft 0..1: following gap and the speed edge it attacks with
   int section = -1;               // kSection: the section id to start before
   float section_lead_m = 150.0f;  // kSection: start this far before the section
   float section_exit_m = 100.0f;  // kSection: the episode ends this far past its end

@@ -107,6 +107,7 @@ void reset_world(RaceWorld& w, const RaceConfig& cfg, uint64_t seed) {
     d.lateral_preference = 0.0f;
     d.braking_noise = cfg.braking_noise;
     d.hold_line = false;
+    d.aggression = cfg.ai_aggression;
     d.noise_block = -1;
     w.lap_start_time[i] = -1.0f;
   }

@@ -195,6 +195,9 @@ void step_world(RaceWorld& w, const RaceConfig& cfg, const float* actions) {
     int car = cfg.agent_car(a);
     issued[car].throttle_brake = actions[2 * a];
     issued[car].steer = actions[2 * a + 1];
+    w.ai_reverse[car] = w.ai_suggested_valid[car] && issued[car].throttle_brake == w.ai_suggested[car].throttle_brake &&
+                        issued[car].steer == w.ai_suggested[car].steer;
+    w.ai_suggested_valid[car] = false;
   }
   update_slipstream(w, cfg);
 
@@ -205,7 +208,8 @@ void step_world(RaceWorld& w, const RaceConfig& cfg, const float* actions) {
       old_s[i] = w.car[i].s;
       float drag_scale = 1.0f - kSlipstreamDragCut * w.slipstream[i];
       // The AI may always reverse: it backs out when stuck against a wall.
-      bool reverse = cfg.allow_reverse || !cfg.is_agent_car(i);
+      // So may an agent's car driven by the AI's own suggestion (env.ai_action()).
+      bool reverse = cfg.allow_reverse || !cfg.is_agent_car(i) || w.ai_reverse[i];
       step_car(w.car[i], params, track, limited(w, track, i, delayed_control(w, cfg, i, sub)), drag_scale, reverse, dt);
     }
     bool touching[kMaxCars] = {};

@@ -67,6 +67,12 @@ struct RaceWorld {
   float reward[kMaxCars];
   float components[kMaxCars][kNumComponents];
 
+  // The built-in AI's suggestion for an agent's car (ai_actions): an agent that sends
+  // exactly it may reverse out of a spin even without allow_reverse.
+  CarControl ai_suggested[kMaxCars];
+  bool ai_suggested_valid[kMaxCars];
+  bool ai_reverse[kMaxCars];  // this period: the agent sent the AI's suggestion, reverse allowed
+
   SeenCar seen[kObservationRing][kMaxCars];  // ring over control periods, newest at seen_head
   int seen_head;
 };

@@ -44,6 +44,7 @@ class RacingConfig:
     race_state: bool = False      # info["race_state"]: every car's trackfield.reward_design.CarState
     off_course_rule: str = "three_tyres"
     allow_reverse: bool = False
+    ai_aggression: float = 0.5    # built-in AI racecraft, 0 (cautious) .. 1 (hard)
     penalties: Optional[bool] = None  # slow-down penalties; None: the scenario's (on in race_field)
     action_delay_s: float = 0.0
     observation_delay_s: float = 0.0
@@ -69,6 +70,7 @@ class RacingConfig:
         check_choice("crossings", self.crossings, ("error", "bridge"))
         check_bool("allow_reverse", self.allow_reverse)
         check_bool("race_state", self.race_state)
+        check_float("ai_aggression", self.ai_aggression, 0.0, 1.0)
         check_choice("reward_mode", self.reward_mode, ("replace", "add"))
         if self.penalties is not None:
             check_bool("penalties", self.penalties)

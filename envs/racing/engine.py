@@ -114,6 +114,7 @@ def engine_config(scenario: RaceScenario, config: RacingConfig):
     cfg.gap_min_m, cfg.gap_max_m = scenario.gap_m
     cfg.grid_speed_kmh = scenario.grid_speed_kmh
     cfg.skill_min, cfg.skill_max = scenario.skill
+    cfg.ai_aggression = config.ai_aggression
     section_name = config.section or scenario.section
     if scenario.start == "section":
         start, end = _section_span(track, section_name)

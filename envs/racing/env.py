@@ -153,7 +153,8 @@ class RacingEnv(BatchEnv):
     | reward_mode | str | "replace" | a reward file's total replaces the built-in reward or is "add"ed to it; its weighted parts go to `reward_components` |
     | race_state | bool | False | `info["race_state"]`: every car's `trackfield.reward_design.CarState` |
     | off_course_rule | str | "three_tyres" | "three_tyres" (GT Sophy) or "any_tyre" |
-    | allow_reverse | bool | False | brake held at a standstill engages reverse |
+    | allow_reverse | bool | False | brake held at a standstill engages reverse (AI cars, and an agent's car sent exactly `env.ai_action()`, may always reverse) |
+    | ai_aggression | float | 0.5 | the built-in AI's racecraft, 0..1: higher follows closer and attacks with a smaller speed advantage |
     | penalties | bool | the scenario's (on in race_field) | slow-down penalties: 1 s per second off course above 100 km/h, 2 s per unsporting contact, served on straights at 100 km/h |
     | action_delay_s, observation_delay_s | float | 0 | latency, rounded to whole physics steps |
     | section_modifiers | dict | {} | {section: {component: scale}} |
@@ -193,7 +194,11 @@ class RacingEnv(BatchEnv):
 
     def ai_action(self):
         """The action the built-in AI at full skill would take for the agent's car now
-        (``[throttle/brake, steering]``; ``(agents, 2)`` with several agents)."""
+        (``[throttle/brake, steering]``; ``(agents, 2)`` with several agents).
+
+        After a spin or against a wall it recovers, backing out in reverse when needed:
+        the step that receives exactly this action lets the agent's car engage reverse
+        whatever ``allow_reverse`` says (any other action keeps to ``allow_reverse``)."""
         actions = self._engine.batch.ai_actions(0)
         return actions[0] if self._num_agents == 1 else actions
 

@@ -40,3 +40,13 @@ def test_evaluate_race_runs_the_field_and_applies_thresholds():
     assert all(r.place == 19 for r in strict)  # every time exceeds a negative threshold
     with pytest.raises(ValueError, match="unknown keys"):
         evaluate_race(full_throttle, races=1, thresholds={"speed": 1})
+
+
+def test_evaluate_race_with_the_ai_as_learner_reports_the_field_apart():
+    out = evaluate_race("ai", races=2, laps=1, max_time_s=20.0, num_envs=2, off_course_rule="three_tyres")
+    assert len(out) == 2
+    for r in out:
+        assert r.field_contacts >= 0 and r.field_off_course >= 0
+        assert r.course_out_s == 0.0  # the full-skill AI keeps the learner's car on the course
+    with pytest.raises(ValueError, match="policy"):
+        evaluate_race("random", races=1)
