@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Probes of how the built-in AI treats a ball holder who does not try to score.
 
-    PYTHONPATH=pkg python tools/football_holder_probes.py [games] [probe ...] [easy|medium|hard ...]
+    python tools/football_holder_probes.py [games] [probe ...] [easy|medium|hard ...]
     $GRF_VENV/bin/python tools/football_holder_probes.py --grf [games] [probe ...] [level ...]
 
 One controlled left player (GRF's default), simple115v2, full games of GRF's

@@ -32,9 +32,7 @@ struct Ahead {
 
 void walk_ahead(const DriveMap& dm, int lane, float s, const Goal& goal, int64_t start_point, bool points, Ahead& a) {
   const Map& map = *dm.map;
-  if (start_point < map.lane_offsets[lane] || start_point >= map.lane_offsets[lane + 1] ||
-      !(map.point_s[start_point] <= static_cast<double>(std::min(std::max(s, 0.0f), map.lane_length[lane]))))
-    start_point = -1;
+  start_point = usable_start_point(map, lane, s, start_point);
   const float horizon = kDriverSpacing * kDriverPoints;
   float travelled = 0.0f, next_at = kDriverSpacing;
   for (int hops = 0; hops < 64 && travelled < horizon; ++hops) {

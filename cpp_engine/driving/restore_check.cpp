@@ -88,6 +88,7 @@ void check_restored_world(const DriveWorld& w) {
     rc.integer(w.ran_red[a], 0, 1, "ran_red", a);
     rc.integer(w.waypoint_reached[a], 0, 1, "waypoint_reached", a);
     rc.integer(w.ended_now[a], 0, 1, "ended_now", a);
+    rc.integer(w.held_red[a], 0, 1, "held_red", a);
     rc.real(w.reward[a], -1e9, 1e9, "reward", a);
     for (int k = 0; k < kNumRewardComponents; ++k) rc.real(w.components[a][k], -1e9, 1e9, "components", a);
   }

@@ -20,15 +20,20 @@ int next_lane_towards(const Map& map, int lane, int goal_lane, float goal_s) {
   return best;
 }
 
+int64_t usable_start_point(const Map& map, int lane, float s, int64_t start_point) {
+  if (start_point < map.lane_offsets[lane] || start_point >= map.lane_offsets[lane + 1] ||
+      !(map.point_s[start_point] <= static_cast<double>(std::min(std::max(s, 0.0f), map.lane_length[lane]))))
+    return -1;
+  return start_point;
+}
+
 int walk_route(const DriveMap& dm, int lane, float s, int goal_lane, float goal_s, float spacing, int count,
                RoutePoint* out, StopLineAhead* stop, int64_t start_point) {
   const Map& map = *dm.map;
   // lane_pose_from scans forward from `segment` to the last point at or before each
   // (clamped) s; from a point at or before the first one it reaches the same point, since
   // the later ones only grow.
-  if (start_point < map.lane_offsets[lane] || start_point >= map.lane_offsets[lane + 1] ||
-      !(map.point_s[start_point] <= static_cast<double>(std::min(std::max(s, 0.0f), map.lane_length[lane]))))
-    start_point = -1;
+  start_point = usable_start_point(map, lane, s, start_point);
   const float horizon = spacing * count;
   float travelled = 0.0f, next_at = spacing;
   int n = 0;

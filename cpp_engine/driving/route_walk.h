@@ -37,6 +37,10 @@ int next_lane_towards(const Map& map, int lane, int goal_lane, float goal_s);
 int walk_route(const DriveMap& dm, int lane, float s, int goal_lane, float goal_s, float spacing, int count,
                RoutePoint* out, StopLineAhead* stop, int64_t start_point = -1);
 
+// start_point if it is a centre point of `lane` at or before s (clamped to the lane), else
+// -1: a walk along the lane may start its pose search there.
+int64_t usable_start_point(const Map& map, int lane, float s, int64_t start_point);
+
 // The first centre point of quad q, or -1 for no quad (walk_route's start_point).
 inline int64_t quad_start_point(const Map& map, int q) { return q >= 0 && q < map.quad_count ? map.quad_point[q] : -1; }
 

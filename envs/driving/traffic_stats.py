@@ -5,7 +5,7 @@ per 100 km driven by built-in vehicles that are not erratic: collisions, off-roa
 red-light violations; the share of the vehicle lives that end which end at the goal; and the
 vehicles that stood still for more than 60 s while not held by a red light (stopping for one,
 or queued behind a vehicle that is). ``python -m trackfield.driving.traffic_stats`` prints the
-table; ``python -m trackfield.bench driving --traffic`` prints it for every town.
+table; ``python -m trackfield.bench driving --traffic-km K`` prints it for every packaged town.
 """
 from __future__ import annotations
 
@@ -127,15 +127,16 @@ def measure_traffic(map=None, km: float = 100.0, worlds: int = 8, seed: int = 0,
 
 
 def main(argv=None) -> None:
-    p = argparse.ArgumentParser(description="Built-in traffic of town_drive, per 100 km driven by non-erratic "
-                                            "built-in vehicles.")
+    p = argparse.ArgumentParser(prog="python -m trackfield.driving.traffic_stats", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--maps", nargs="*", default=["generated", "Town01", "Town03"],
                    help="map names or .xodr paths; 'generated' for the generated town")
-    p.add_argument("--km", type=float, default=100.0)
-    p.add_argument("--worlds", type=int, default=8)
+    p.add_argument("--km", type=float, default=100.0, help="km the built-in vehicles drive per map")
+    p.add_argument("--worlds", type=int, default=8, help="worlds stepped together")
     p.add_argument("--vehicles", type=int, default=0, help="vehicles per world (0: town_drive's default density)")
-    p.add_argument("--ego", default="ai", choices=["ai", "lane_keeper"])
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--ego", default="ai", choices=["ai", "lane_keeper"],
+                   help="who drives the ego: the built-in driver (env.ai_action()) or the scripted lane keeper")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first world")
     args = p.parse_args(argv)
     print(HEADER)
     for name in args.maps:

@@ -12,7 +12,7 @@ Runs races with the built-in AI in every car (car 0, the agent's car, driven thr
   swapped for 3 s; clean when neither car was in contact or off course within 3 s of the swap.
 
 ``racecraft_table()`` runs the standard set of races (``race_field`` over the shipped
-circuits and the shared real circuits, ``race_1v3`` and ``race_1v7``);
+circuits and five of TUM's real circuits, ``race_1v3`` and ``race_1v7``);
 ``python -m trackfield.bench racing --racecraft`` prints it.
 """
 from __future__ import annotations
@@ -126,7 +126,7 @@ def shared_tracks(tracks_dir: str | None, names=("Monza", "Spa", "Silverstone", 
 
 def racecraft_table(tracks_dir: str | None = None, laps: int = 4, seed: int = 0, quick: bool = False):
     """The standard races: race_field over ``laps`` laps on every shipped circuit and the
-    shared real circuits, race_1v3 and race_1v7 (150 s) on the shipped circuits.
+    real circuits of tracks_dir (TUM's, shipped), race_1v3 and race_1v7 (150 s) on the shipped circuits.
     ``quick``: race_field technical and Monza over 2 laps, race_1v7 on gt."""
     from trackfield.racing import list_tracks
 
@@ -155,10 +155,12 @@ HEADER = ("| race | contact events | cars off course | cars that spun | all fini
 def main(argv=None) -> None:
     from trackfield.racing.bench import default_tracks_dir
 
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tracks-dir", default=None, help="folder of real circuits (CSV)")
-    ap.add_argument("--laps", type=int, default=4)
-    ap.add_argument("--seed", type=int, default=0)
+    ap = argparse.ArgumentParser(prog="python -m trackfield.racing.racecraft", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tracks-dir", default=None,
+                    help="folder of real circuits (TUM CSV; default $TRACKFIELD_TRACK_PATH, else the shipped ones)")
+    ap.add_argument("--laps", type=int, default=4, help="laps of each race_field race")
+    ap.add_argument("--seed", type=int, default=0, help="seed of every race")
     ap.add_argument("--quick", action="store_true", help="two 2-lap field races and one race_1v7")
     ap.add_argument("--race", nargs=2, metavar=("SCENARIO", "TRACK"), help="one race only")
     args = ap.parse_args(argv)
