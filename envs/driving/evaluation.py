@@ -388,7 +388,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m trackfield.driving.evaluation", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog="From the command line it evaluates the scripted lane keeper.")
-    parser.add_argument("--map", default=None, help="Town01, Town03, a .xodr/.json path; default: a generated town")
+    parser.add_argument("--map", default=None, help="a CARLA town (Town01-07, Town10HD), a .xodr/.json path; default: a generated town")
     parser.add_argument("--town-seed", type=int, default=0)
     parser.add_argument("--worlds", type=int, default=8)
     parser.add_argument("--km", type=float, default=None, help="km to drive in all (default 100)")

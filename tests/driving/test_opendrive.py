@@ -264,10 +264,14 @@ def test_missing_attributes_and_files_raise_map_errors():
 @needs_shared
 @pytest.mark.parametrize("path", SHARED_MAPS, ids=lambda p: p.stem)
 def test_every_geometry_piece_ends_where_the_next_begins(path):
+    # esmini's files state each piece's start exactly, so the evaluator must meet it to 1e-6; CARLA's
+    # exporter rounds the stated starts, leaving kinks in the file itself (up to 3.2e-4 rad in Town07).
+    carla = path.stem.startswith("Town")
+    metres, radians = (0.01, 1e-3) if carla else (1e-4, 1e-6)
     for rid, pieces in reference_pieces(path).items():
         for (_, end), (start, _) in zip(pieces, pieces[1:]):
-            assert np.hypot(end[0] - start[0], end[1] - start[1]) < 0.01, f"road {rid}"
-            assert abs((end[2] - start[2] + np.pi) % (2 * np.pi) - np.pi) < 1e-4, f"road {rid}"
+            assert np.hypot(end[0] - start[0], end[1] - start[1]) < metres, f"road {rid}"
+            assert abs((end[2] - start[2] + np.pi) % (2 * np.pi) - np.pi) < radians, f"road {rid}"
 
 
 @needs_shared
