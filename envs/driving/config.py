@@ -51,7 +51,7 @@ class DrivingConfig:
     key); its default keys may be overridden.
     """
 
-    map: object = None              # None: a generated small town; Town01, Town03, a path, a RoadMap, or a list
+    map: object = None              # None: a generated small town; a CARLA town (Town01-07, Town10HD), a path, a RoadMap, or a list
     town_seed: int | None = None    # generated town seed (default 0) when map is None
     preset: str | None = None       # "eval_long": see PRESETS
     slots: int | None = None        # agent slots per world

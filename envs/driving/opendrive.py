@@ -14,10 +14,13 @@ What becomes what:
   direction traffic flows through it.
 - Boundaries: per ordinary road section, the edges where a driving lane meets a
   non-driving lane or the road's outside. Junction interiors are left open.
+- A link naming a lane that does not exist is dropped with one `MapWarning` per file (as
+  CARLA tolerates it: Town07 has some); a link naming a road that does not exist is an error.
 - Signals: traffic lights from the file (see `opendrive_signals`), or generated ones.
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,8 +44,12 @@ MIN_LANE_LENGTH = 0.5      # m; shorter lane pieces are glued onto the lane befo
 GROSS_SEAM = 1.0           # m; linked lanes further apart than this mean the file is wrong
 
 
+class MapWarning(UserWarning):
+    """Something in a map file that was skipped so the rest of the map could load."""
+
+
 def load_opendrive(path_or_text, name: str | None = None, signals: str = "auto") -> RoadMap:
-    """Read an OpenDRIVE file (path, .xodr.gz path, or XML text) into a validated RoadMap.
+    """Read an OpenDRIVE file (path, .xodr.gz / .xodr.xz path, or XML text) into a validated RoadMap.
 
     signals: "file" keeps the file's traffic lights, "generate" places lights with
     `signals.generate_signals`, "auto" uses the file's if it has any, else generates.
@@ -125,6 +132,7 @@ class _Builder:
         self.forward: list[bool] = []                             # lane runs along increasing s
         self.home: list[tuple[str, int, int]] = []                # the key each lane was made from
         self.shapes: dict[tuple[str, int], SectionShape] = {}
+        self.dropped_links: list[str] = []                        # links to lanes that do not exist
 
     def build(self) -> RoadMap:
         for road in self.roads.values():
@@ -139,6 +147,11 @@ class _Builder:
                 self.shapes[road.id, k] = shape = section_shape(self.src, road, section)
                 self._add_lanes(road, k, section, shape)
         self._link_lanes()
+        if self.dropped_links:
+            # CARLA loads such files (Town07 links to lanes its roads do not have): so do we.
+            first = self.dropped_links[0]
+            warnings.warn(f"{len(self.dropped_links)} lane link(s) name lanes that do not exist and were dropped; "
+                          f"first: {first}", MapWarning, stacklevel=3)
         self._absorb_short_lanes()
         self._set_neighbours()
         junctions = self._junctions()
@@ -176,6 +189,8 @@ class _Builder:
     def _link_lanes(self) -> None:
         """Successors / predecessors from every pair of lane ends the file says touch."""
         for a, b in self._touching_ends():
+            if a is None or b is None:
+                continue  # a link to a lane the file does not have (dropped, with a warning)
             ia, ib = self.lane_index.get(a[:3]), self.lane_index.get(b[:3])
             if ia is None or ib is None:
                 continue  # one side is not a driving lane
@@ -287,8 +302,10 @@ class _Builder:
         return self.roads[rid]
 
     def _lane_end(self, road: RoadRecord, k: int, lid: int, end: str, element):
+        """The lane end a link names, or None (noted in `dropped_links`) if that lane does not exist."""
         if lid != 0 and lid not in road.sections[k].lanes:
-            raise self.src.error(element, f"link to unknown lane {lid} of road {road.id} section {k}")
+            self.dropped_links.append(str(self.src.error(element, f"link to unknown lane {lid} of road {road.id} section {k}")))
+            return None
         return road.id, k, lid, end
 
     def _linked_end(self, link, lid: int, road: RoadRecord):

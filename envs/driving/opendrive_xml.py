@@ -7,6 +7,7 @@ that names the file, the line and the road or lane.
 from __future__ import annotations
 
 import gzip
+import lzma
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -99,8 +100,12 @@ def _read_text(path_or_text) -> tuple[bytes, str]:
         data = path.read_bytes()
         if path.suffix == ".gz":
             data = gzip.decompress(data)
+        elif path.suffix == ".xz":
+            data = lzma.decompress(data)
     except OSError as e:
         raise MapError(f"{path}: cannot read: {e.strerror or e}") from None
+    except lzma.LZMAError as e:
+        raise MapError(f"{path}: cannot decompress: {e}") from None
     return data, str(path)
 
 
