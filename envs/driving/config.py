@@ -13,10 +13,6 @@ ACTIONS = ("discrete", "box")
 OBSERVATIONS = ("flat", "sets", "pixels")
 RENDER_MODES = (None, "rgb_array", "human")
 CONDITIONING = ("random", "safe")
-# "random": GIGAFLOW's training lights, timings drawn per junction phase each episode and
-# lights removed at random; "fixed": CARLA's default timings (green 10 s, yellow 3 s, red 2 s
-# all-red between turns), no removals (cpp_engine/driving/lights.h).
-LIGHT_TIMINGS = ("random", "fixed")
 MAX_GOAL_DISTANCE_M = 10_000.0
 
 # obs_noise = 1 means these standard deviations (an automotive GNSS + odometry grade
@@ -26,20 +22,21 @@ OBS_NOISE_SCALES = (0.5, 0.02, 0.2)
 
 # The plain defaults of the keys a preset may set.
 DEFAULTS = dict(dt=0.3, max_steps=300, obs_noise=0.0, dynamics_noise=0.0, spawn_clearance=1.0, obs_inflate=0.0,
-                conditioning="random", lights=True, light_timing="random", erratic=True)
+                conditioning="random", lights=True, erratic=True)
 
 # preset -> (fixed keys, default keys). eval_long: GIGAFLOW's long-run evaluation set-up.
 #   dt 1/15 s; 50 agents in 50 slots; no observation or dynamics noise and no erratic
 #   drivers (nothing perturbs the policy); spawn_clearance 10 m (respawns land among moving
 #   traffic: a vehicle at 10 m/s has a second to react, so no incident is the spawn's doing);
 #   lights on with CARLA's fixed default timings (green 10 s, yellow 3 s, red 2 s) and no light
-#   removed, stuck or randomised, as GIGAFLOW's long-form evaluation; other vehicles seen 10 cm larger per side; safe
+#   removed, stuck or randomised, as in GIGAFLOW's long-form evaluation (engine.py reads
+#   DrivingConfig.light_timings_randomised); other vehicles seen 10 cm larger per side; safe
 #   conditioning (every agent's reward weights = trackfield._engine.driving.safe_conditioning():
 #   each penalty at the top of its range, no lane-centre bias). Default 4500 steps (5 min).
 PRESETS = {
     "eval_long": (
         dict(dt=1 / 15, slots=50, agents=50, obs_noise=0.0, dynamics_noise=0.0, spawn_clearance=10.0,
-             lights=True, light_timing="fixed", erratic=False, obs_inflate=0.1, conditioning="safe"),
+             lights=True, erratic=False, obs_inflate=0.1, conditioning="safe"),
         dict(max_steps=4500),
     ),
 }
@@ -81,7 +78,6 @@ class DrivingConfig:
     augment_variants: int = 128
     augment_seed: int = 0
     lights: bool | None = None      # default True
-    light_timing: str | None = None # "random" (default): GIGAFLOW's training lights; "fixed": CARLA's defaults, none removed
     erratic: bool | None = None     # default True
     action: str = "discrete"
     observation: str = "flat"
@@ -142,7 +138,6 @@ class DrivingConfig:
         check_int("augment_variants", self.augment_variants, 1, 4096)
         check_int("augment_seed", self.augment_seed, 0)
         check_bool("lights", self.lights)
-        check_choice("light_timing", self.light_timing, LIGHT_TIMINGS)
         check_bool("erratic", self.erratic)
         check_choice("action", self.action, ACTIONS)
         check_choice("observation", self.observation, OBSERVATIONS)
@@ -166,6 +161,13 @@ class DrivingConfig:
         for key, value in {**DEFAULTS, **defaults}.items():
             if getattr(self, key) is None:
                 object.__setattr__(self, key, value)
+
+    @property
+    def light_timings_randomised(self) -> bool:
+        """GIGAFLOW's training lights (timings drawn per junction phase each episode, lights
+        removed or stuck at random), except under ``eval_long``: CARLA's fixed default timings
+        (green 10 s, yellow 3 s, red 2 s), nothing removed (cpp_engine/driving/lights.h)."""
+        return self.preset != "eval_long"
 
     def _check_goal_distance(self):
         value = self.goal_distance

@@ -79,14 +79,8 @@ def test_crossing_approaches_are_never_green_together(name):
 
 def test_eval_long_has_carlas_default_timings_and_no_removals():
     config = DrivingConfig(map="Town01", preset="eval_long")
-    assert config.light_timing == "fixed"
-    assert DrivingConfig(map="Town01").light_timing == "random"
     assert engine_config(load_driving_scenario("town_self_play"), config).lights_randomised is False
     assert engine_config(load_driving_scenario("town_self_play"), DrivingConfig(map="Town01")).lights_randomised
-    with pytest.raises(ValueError, match="light_timing"):
-        DrivingConfig(preset="eval_long", light_timing="random")
-    with pytest.raises(ValueError, match="light_timing"):
-        DrivingConfig(light_timing="sometimes")
     drive_map, _ = town("Town01")
     colours = drive_map.light_timeline(50, 400, DT, seed=4, randomised=False)
     assert not (colours == NONE).any()                      # nothing removed, every episode lit
