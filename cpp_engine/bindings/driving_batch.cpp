@@ -79,7 +79,7 @@ void bind_driving_batch(py::module_& m) {
     return py::dict(py::arg("comfort") = p.comfort, py::arg("lane_align_w1") = p.lane_align_w1,
                     py::arg("lane_align_w2") = p.lane_align_w2, py::arg("lane_center") = p.lane_center,
                     py::arg("lane_center_bias") = p.lane_center_bias, py::arg("reverse") = p.reverse,
-                    py::arg("stop_line") = p.stop_line);
+                    py::arg("stop_line") = p.stop_line, py::arg("collision") = p.collision);
   }, "The reward weights every agent gets with conditioning='safe' (reward.h safe_reward_params).");
 
   py::class_<dr::DriveMap, std::shared_ptr<dr::DriveMap>>(m, "DriveMap",

@@ -19,7 +19,7 @@ class DrivingEnv(BatchEnv):
     | Vector API | `trackfield.vector.make("town_self_play", num_envs=64)`: (num_envs, slots) with `info["live"]` |
     | Agents | town_drive: one ego (slot 0) among built-in drivers; town_self_play: up to 150 per world |
     | Action space | `Discrete(12)`: (j_long, j_lat) jerk pairs; `action="box"`: `Box([-15, -4], [4, 4])` m/s^3 |
-    | Observation | flat: `Box(-1, 1, (336,), float32)`; sets: `Dict` of `Box(-1, 1)` (1296 floats, masks explicit); pixels: `Box(0, 255, (64, 64, 6), uint8)` |
+    | Observation | flat: `Box(-1, 1, (337,), float32)`; sets: `Dict` of `Box(-1, 1)` (1297 floats, masks explicit); pixels: `Box(0, 255, (64, 64, 6), uint8)` |
     | Reward components | `goal`, `collision`, `off_road`, `comfort`, `lane_align`, `lane_center`, `velocity`, `reverse`, `stop_line`, `timestep`, `centring` |
 
     ## Description
@@ -43,7 +43,7 @@ class DrivingEnv(BatchEnv):
     | vehicles | 20 x 9 | 20 nearest other vehicles within 200 m: mask, x, y (/200 m), cos, sin of the heading difference, speed (/30), length (/7), width (/3), z difference (/10 m) |
     | lane_points | 20 x 6 | centre-line points every 5 m along the route: mask, x, y (/100 m), cos, sin of the relative heading, half width (/5 m) |
     | light | 5 | first lit stop line ahead within 100 m: mask, distance (/100 m), green, yellow, red |
-    | conditioning | 11 | comfort, lane_align_w1, lane_align_w2, lane_center, lane_center_bias, reverse, stop_line, c_throttle, c_steer, c_acc, c_vel, each mapped from its range onto [-1, 1] |
+    | conditioning | 12 | comfort, lane_align_w1, lane_align_w2, lane_center, lane_center_bias, reverse, stop_line, collision, c_throttle, c_steer, c_acc, c_vel, each mapped from its range onto [-1, 1] |
 
     sets (`observation="sets"`): a `Dict` of float32 Boxes in [-1, 1], for
     permutation-invariant encoders; each set row starts with its mask. ego, goal, light
@@ -63,7 +63,7 @@ class DrivingEnv(BatchEnv):
     | lane_points | 80 x 9 | lane samples within 200 m: mask, x, y (/200 m), z difference (/10 m), cos, sin of the relative heading, half width (/5 m), route distance from the point to the current goal (/1000 m; 1: unreachable), that minus ours (/200 m) |
     | boundary_points | 80 x 4 | boundary samples within 50 m: mask, x, y (/50 m), z difference (/10 m) |
     | light | 5 | as flat |
-    | conditioning | 11 | as flat |
+    | conditioning | 12 | as flat |
 
     pixels (`observation="pixels"`): an egocentric top-down picture per agent, uint8
     (64, 64, 6), 1 m per pixel (a 64 m square), the agent's heading up and its centre at
@@ -105,7 +105,7 @@ class DrivingEnv(BatchEnv):
     | Component | Weight | When it fires |
     |---|---|---|
     | goal | 1 | within `goal_radius` (2 m) of a waypoint, or of the final goal below `goal_speed` (2 m/s) |
-    | collision | -25 (1 + relative speed / 10 m/s) | the vehicle box touched another vehicle (the agent ends) |
+    | collision | -25 U(1, 4) (1 + relative speed / 10 m/s) | the vehicle box touched another vehicle (the agent ends) |
     | off_road | -25 | the box left the road (the agent ends) |
     | comfort | U(0, 0.1) | jerk and acceleration penalties |
     | lane_align | U(2.5e-4, 2.5e-2), U(0, 1); bonus 2.5e-3 | heading error to the lane |
@@ -190,7 +190,7 @@ class DrivingEnv(BatchEnv):
     >>> envs = trackfield.vector.make("town_self_play", num_envs=2, agents=4)
     >>> obs, info = envs.reset(seed=0)
     >>> obs.shape
-    (2, 150, 336)
+    (2, 150, 337)
 
     ## Version History
     * v0: first release.
