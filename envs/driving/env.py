@@ -19,7 +19,7 @@ class DrivingEnv(BatchEnv):
     | Vector API | `trackfield.vector.make("town_self_play", num_envs=64)`: (num_envs, slots) with `info["live"]` |
     | Agents | town_drive: one ego (slot 0) among built-in drivers; town_self_play: up to 150 per world |
     | Action space | `Discrete(12)`: (j_long, j_lat) jerk pairs; `action="box"`: `Box([-15, -4], [4, 4])` m/s^3 |
-    | Observation | flat: `Box(-1, 1, (337,), float32)`; sets: `Dict` of `Box(-1, 1)` (1297 floats, masks explicit); pixels: `Box(0, 255, (64, 64, 6), uint8)` |
+    | Observation | flat: `Box(-1, 1, (337,), float32)`; sets: `Dict` of `Box(-1, 1)` (1369 floats, masks explicit); pixels: `Box(0, 255, (64, 64, 6), uint8)` |
     | Reward components | `goal`, `collision`, `off_road`, `comfort`, `lane_align`, `lane_center`, `velocity`, `reverse`, `stop_line`, `timestep`, `centring` |
 
     ## Description
@@ -63,6 +63,7 @@ class DrivingEnv(BatchEnv):
     | lane_points | 80 x 9 | lane samples within 200 m: mask, x, y (/200 m), z difference (/10 m), cos, sin of the relative heading, half width (/5 m), route distance from the point to the current goal (/1000 m; 1: unreachable), that minus ours (/200 m) |
     | boundary_points | 80 x 4 | boundary samples within 50 m: mask, x, y (/50 m), z difference (/10 m) |
     | light | 5 | as flat |
+    | stop_lines | 8 x 9 | the 8 nearest lit stop lines within 100 m, any lane's (crossing traffic's included), nearest first: mask, x, y (/100 m), cos, sin of their lanes' heading minus ours, green, yellow, red, 1 for the one on our route ahead (light's) |
     | conditioning | 12 | as flat |
 
     pixels (`observation="pixels"`): an egocentric top-down picture per agent, uint8

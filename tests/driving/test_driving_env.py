@@ -139,7 +139,7 @@ def test_docstring_observation_table_matches_the_engine_field_table():
     section = DrivingEnv.__doc__.split("## Observation Space")[1].split("##")[0]
     flat_section, sets_section = section.split("| Set field |")
     for text, fields_of, size in ((flat_section, _engine.driving.flat_fields, 337),
-                                  (sets_section, _engine.driving.sets_fields, 1297)):
+                                  (sets_section, _engine.driving.sets_fields, 1369)):
         rows = re.findall(r"^\s*\| (\w+) \| ([\d x]+) \|", text, re.M)
         table = {name: tuple(int(n) for n in shape.split(" x ")) for name, shape in rows}
         fields = {name: tuple(shape) for name, shape, *_ in fields_of()}
