@@ -49,6 +49,7 @@ void write_stop_lines(const DriveWorld& w, const LightLayout& lights, int own_li
   const float r2 = kStopLineRadius * kStopLineRadius;
   float best_d2[kStopLines];
   int best[kStopLines];
+  LightColour best_colour[kStopLines];
   int found = 0;
   const int n = lights.num_lights();
   const Vec2* __restrict a = lights.stop_line_a.data();
@@ -59,17 +60,19 @@ void write_stop_lines(const DriveWorld& w, const LightLayout& lights, int own_li
     if (std::fabs(dx) > kStopLineRadius || std::fabs(dy) > kStopLineRadius) continue;
     const float d2 = dx * dx + dy * dy;
     if (d2 > r2 || (found == kStopLines && d2 >= best_d2[kStopLines - 1])) continue;
-    if (light_colour_of_light(w.lights, lights, i) == kNone) continue;
+    const LightColour colour = light_colour_of_light(w.lights, lights, i);
+    if (colour == kNone) continue;
     int k = found < kStopLines ? found++ : kStopLines - 1;
-    for (; k > 0 && best_d2[k - 1] > d2; --k) best_d2[k] = best_d2[k - 1], best[k] = best[k - 1];
-    best_d2[k] = d2, best[k] = i;
+    for (; k > 0 && best_d2[k - 1] > d2; --k)
+      best_d2[k] = best_d2[k - 1], best[k] = best[k - 1], best_colour[k] = best_colour[k - 1];
+    best_d2[k] = d2, best[k] = i, best_colour[k] = colour;
   }
   const float inv = 1.0f / kStopLineRadius;
   for (int k = 0; k < found; ++k, o += kStopLineCols) {
     const int i = best[k];
     const float dx = 0.5f * (a[i].x + b[i].x) - fox, dy = 0.5f * (a[i].y + b[i].y) - foy;
     const float hc = std::cos(lights.lane_heading[i]), hs = std::sin(lights.lane_heading[i]);
-    const LightColour colour = light_colour_of_light(w.lights, lights, i);
+    const LightColour colour = best_colour[k];
     o[0] = 1.0f;
     o[1] = clip1((fc * dx + fs * dy) * inv);
     o[2] = clip1((fc * dy - fs * dx) * inv);
