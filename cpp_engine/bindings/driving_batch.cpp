@@ -79,7 +79,7 @@ void bind_driving_batch(py::module_& m) {
     return py::dict(py::arg("comfort") = p.comfort, py::arg("lane_align_w1") = p.lane_align_w1,
                     py::arg("lane_align_w2") = p.lane_align_w2, py::arg("lane_center") = p.lane_center,
                     py::arg("lane_center_bias") = p.lane_center_bias, py::arg("reverse") = p.reverse,
-                    py::arg("stop_line") = p.stop_line);
+                    py::arg("stop_line") = p.stop_line, py::arg("collision") = p.collision);
   }, "The reward weights every agent gets with conditioning='safe' (reward.h safe_reward_params).");
 
   py::class_<dr::DriveMap, std::shared_ptr<dr::DriveMap>>(m, "DriveMap",
@@ -107,7 +107,35 @@ void bind_driving_batch(py::module_& m) {
       .def_property_readonly("spawn_points", [](const dr::DriveMap& d) {
         return py::make_tuple(py::array_t<int32_t>(static_cast<py::ssize_t>(d.spawn_lane.size()), d.spawn_lane.data()),
                               py::array_t<float>(static_cast<py::ssize_t>(d.spawn_s.size()), d.spawn_s.data()));
-      }, "(lanes, s) of the spawn buffer");
+      }, "(lanes, s) of the spawn buffer")
+      .def("light_timeline", [](const dr::DriveMap& d, int episodes, int steps, float dt, uint64_t seed,
+                                bool randomised) {
+        if (episodes < 1 || steps < 1) throw py::value_error("light_timeline: episodes and steps must be >= 1");
+        if (!(dt > 0.0f)) throw py::value_error("light_timeline: dt must be > 0");
+        const int lights = d.lights.num_lights();
+        py::array_t<uint8_t> out({episodes, steps, lights});
+        uint8_t* o = out.mutable_data();
+        dr::LightConfig cfg;
+        cfg.randomised = randomised;
+        Rng rng;
+        rng_seed(rng, seed, 0);
+        dr::LightState s;
+        for (int e = 0; e < episodes; ++e) {
+          dr::reset_lights(s, d.lights, cfg, rng);
+          for (int t = 0; t < steps; ++t) {
+            if (t > 0) dr::advance_lights(s, d.lights, dt);
+            for (int k = 0; k < lights; ++k)
+              *o++ = s.enabled ? static_cast<uint8_t>(dr::light_colour_of_light(s, d.lights, k)) : 0;
+          }
+        }
+        return out;
+      }, py::arg("episodes"), py::arg("steps"), py::arg("dt"), py::arg("seed") = 0, py::arg("randomised") = true,
+         "Colours (episodes, steps, lights) of this map's lights (0 none, 1 green, 2 yellow, 3 red) "
+         "over `episodes` episodes of `steps` steps of dt s, with the training timings (randomised) or "
+         "the fixed default ones: for measuring them.")
+      .def_property_readonly("light_phases", [](const dr::DriveMap& d) {
+        return py::array_t<int32_t>(static_cast<py::ssize_t>(d.lights.group_phase.size()), d.lights.group_phase.data());
+      }, "phase of each light group: groups of one junction in one phase show the same colour, phases take turns");
 
   m.def("flat_fields", [] { return field_list(dr::flat_specs()); },
         "The flat observation's fields as (name, shape, dtype, low, high, description), in row order.");
@@ -145,6 +173,8 @@ void bind_driving_batch(py::module_& m) {
       .def_readwrite("goal_distance_min", &Cfg::goal_distance_min_m)
       .def_readwrite("goal_distance_max", &Cfg::goal_distance_max_m)
       .def_readwrite("lights_enabled", &Cfg::lights_enabled)
+      .def_property("lights_randomised", [](const Cfg& c) { return c.lights.randomised; },
+                    [](Cfg& c, bool r) { c.lights.randomised = r; })
       .def_readwrite("erratic_enabled", &Cfg::erratic_enabled)
       .def_property("goal_radius", [](const Cfg& c) { return c.reward.goal_radius_m; },
                     [](Cfg& c, float v) { c.reward.goal_radius_m = v; })

@@ -44,7 +44,9 @@ struct BicycleState {
   std::vector<double> v;                  // m/s, + forward
   std::vector<double> a_long, a_lat;      // m/s^2
   std::vector<double> phi;                // steering angle, rad, + left
-  // Sign (+1 / -1) of the last nonzero value each snapped quantity held (see snap()).
+  // Sign (+1 / -1) of the last nonzero value each snapped quantity held. Kept for the
+  // state's layout (snapshots, the test hook's columns); the sign rule (snap()) compares
+  // with the previous value itself and does not read these.
   std::vector<int8_t> sign_a_long, sign_a_lat, sign_v;
   std::vector<float> length, width, wheelbase;  // m
   std::vector<float> c_throttle, c_steer, c_acc, c_vel;  // per-agent coefficients
@@ -84,16 +86,15 @@ inline void decode_action(int action, float& j_long, float& j_lat) {
   j_lat = kJerkLat[action % 3];
 }
 
-// The sign snap, per quantity: `last` is the sign of the last nonzero value the quantity
-// held (+1 at the start, since sign(0) = +1). A new value whose sign differs from it
-// becomes 0, and `last` takes the new sign: a quantity reversing through zero spends
-// exactly one step at 0, then continues in its new direction. Zero leaves `last` alone.
-inline double snap(double value, int8_t& last) {
-  if (value == 0.0) return 0.0;
-  const int8_t sign = value > 0.0 ? 1 : -1;
-  const bool reversed = sign != last;
-  last = sign;
-  return reversed ? 0.0 : value;
+// The sign rule as GIGAFLOW writes it: when a(t-1) a(t) < 0 the new value becomes 0, so
+// a quantity reversing spends exactly one step at 0, then continues in its new direction.
+// It compares with the previous step's value, not the last nonzero one: from 0 (cruising,
+// standing) a quantity moves either way at once.
+inline double snap(double value, double previous) { return value * previous < 0.0 ? 0.0 : value; }
+
+// Records the sign of a nonzero value in `last` (the informational sign fields).
+inline void note_sign(double value, int8_t& last) {
+  if (value != 0.0) last = value > 0.0 ? 1 : -1;
 }
 
 inline double bicycle_clip(double x, double lo, double hi) { return std::min(std::max(x, lo), hi); }
@@ -105,11 +106,11 @@ void step_vehicle(State& s, int i, double j_long, double j_lat, double dt) {
   const double a_long0 = s.a_long[i], a_lat0 = s.a_lat[i], v0 = s.v[i], phi0 = s.phi[i];
   const double l_wb = s.wheelbase[i];
   // 1. accelerations
-  const double a_long = bicycle_clip(snap(a_long0 + s.c_throttle[i] * j_long * dt, s.sign_a_long[i]), kBrakeLimit,
+  const double a_long = bicycle_clip(snap(a_long0 + s.c_throttle[i] * j_long * dt, a_long0), kBrakeLimit,
                              kThrottleLimit * s.c_acc[i]);
-  double a_lat = bicycle_clip(snap(a_lat0 + s.c_steer[i] * j_lat * dt, s.sign_a_lat[i]), -kLateralLimit, kLateralLimit);
+  double a_lat = bicycle_clip(snap(a_lat0 + s.c_steer[i] * j_lat * dt, a_lat0), -kLateralLimit, kLateralLimit);
   // 2. speed (trapezoid in acceleration)
-  const double v = bicycle_clip(snap(v0 + 0.5 * (a_long + a_long0) * dt, s.sign_v[i]), kReverseSpeedLimit,
+  const double v = bicycle_clip(snap(v0 + 0.5 * (a_long + a_long0) * dt, v0), kReverseSpeedLimit,
                         kSpeedLimit * s.c_vel[i]);
   // 3. steering towards the curvature a_lat asks for, rate- and angle-limited. The floor
   // |k| >= eps keeps a tiny request from vanishing; a request of exactly 0 stays 0 (one
@@ -137,7 +138,7 @@ void step_vehicle(State& s, int i, double j_long, double j_lat, double dt) {
   s.y[i] += sn * bx + c * by;
   s.heading[i] = std::remainder(s.heading[i] + theta, 2.0 * M_PI);
   s.v[i] = v, s.a_long[i] = a_long, s.a_lat[i] = a_lat, s.phi[i] = phi;
-  if (a_lat != 0.0) s.sign_a_lat[i] = a_lat > 0 ? 1 : -1;  // a_lat's value is the recomputed one
+  note_sign(a_long, s.sign_a_long[i]), note_sign(a_lat, s.sign_a_lat[i]), note_sign(v, s.sign_v[i]);
 }
 
 // Steps agents [begin, end): adds noise from `rng` when params.jerk_noise > 0 (two normals

@@ -12,7 +12,18 @@ namespace {
 
 bool chance(Rng& rng, float p) { return rng_uniform(rng) < p; }
 
-float cycle_period(const LightState& s) { return s.green_s + s.yellow_s + s.red_s; }
+// Whether two headings (rad) are parallel or opposite within the phase tolerance.
+bool same_axis(float a, float b) {
+  const double d = std::fabs(std::remainder(static_cast<double>(a) - b, 3.14159265358979323846));
+  return d < kPhaseHeadingTolerance;
+}
+
+// The longest green phase k of a junction with n >= 2 phases may show so that no phase is
+// red for more than red_max (lights.h): phase j's red is sum_{q != j} (G_q + Y_q) + n C, and
+// G_q <= (red_max - n C) / (n - 1) - Y_q for every q keeps each sum within red_max.
+float green_cap(int n, float yellow, float clearance, float red_max) {
+  return std::max(0.1f, (red_max - n * clearance) / static_cast<float>(n - 1) - yellow);
+}
 
 }  // namespace
 
@@ -35,57 +46,122 @@ void build_light_layout(LightLayout& layout) {
     if (layout.light_group[l] < 0 || layout.light_group[l] >= groups)
       throw std::invalid_argument("lights: light " + std::to_string(l) + " names group " +
                                   std::to_string(layout.light_group[l]) + " of " + std::to_string(groups));
-  layout.junction_groups.assign(layout.num_junctions, 0);
-  layout.group_rank.assign(groups, 0);
   for (int g = 0; g < groups; ++g) {
     int j = layout.group_junction[g];
     if (j < 0 || j >= layout.num_junctions)
       throw std::invalid_argument("lights: group " + std::to_string(g) + " names junction " +
                                   std::to_string(j) + " of " + std::to_string(layout.num_junctions));
-    layout.group_rank[g] = layout.junction_groups[j]++;
+  }
+  // A group's heading: its first light's (a group without lights joins any phase harmlessly).
+  std::vector<float> heading(groups, 0.0f);
+  std::vector<uint8_t> has_heading(groups, 0);
+  for (int l = 0; l < lights; ++l) {
+    int g = layout.light_group[l];
+    if (!has_heading[g]) heading[g] = layout.lane_heading[l], has_heading[g] = 1;
+  }
+  // Phases junction by junction, so a junction's phases are consecutive in rank order.
+  layout.group_phase.assign(groups, -1);
+  layout.phase_junction.clear();
+  layout.phase_rank.clear();
+  layout.junction_phases.assign(layout.num_junctions, 0);
+  layout.junction_first_phase.assign(layout.num_junctions, 0);
+  std::vector<int> phase_heading_group;  // phase -> the group whose heading defines it
+  for (int j = 0; j < layout.num_junctions; ++j) {
+    layout.junction_first_phase[j] = layout.num_phases();
+    for (int g = 0; g < groups; ++g) {
+      if (layout.group_junction[g] != j) continue;
+      for (int p = layout.junction_first_phase[j]; p < layout.num_phases(); ++p)
+        if (same_axis(heading[g], heading[phase_heading_group[p]])) {
+          layout.group_phase[g] = p;
+          break;
+        }
+      if (layout.group_phase[g] >= 0) continue;
+      layout.group_phase[g] = layout.num_phases();
+      layout.phase_rank.push_back(layout.junction_phases[j]++);
+      layout.phase_junction.push_back(j);
+      phase_heading_group.push_back(g);
+    }
   }
 }
 
 void reset_lights(LightState& s, const LightLayout& layout, const LightConfig& cfg, Rng& rng) {
+  for (int j = 0; j < kMaxJunctions; ++j) s.junction_offset_s[j] = s.junction_cycle_s[j] = 0.0f;
+  for (int p = 0; p < kMaxLightGroups; ++p) s.phase_start_s[p] = s.phase_green_s[p] = s.phase_yellow_s[p] = 0.0f;
+  for (int g = 0; g < kMaxLightGroups; ++g) s.group_removed[g] = s.group_stuck[g] = 0;
+  for (int l = 0; l < kMaxLights; ++l) s.light_removed[l] = 0;
+  s.time_s = 0.0;
+  s.enabled = 1;
+  if (!cfg.randomised) {
+    // CARLA's defaults: green, yellow, then red (the all-red clearance) before the next turn.
+    for (int j = 0; j < layout.num_junctions; ++j) {
+      const int first = layout.junction_first_phase[j], n = layout.junction_phases[j];
+      for (int k = 0; k < n; ++k) {
+        s.phase_green_s[first + k] = cfg.green_s;
+        s.phase_yellow_s[first + k] = cfg.yellow_s;
+        s.phase_start_s[first + k] = k * (cfg.green_s + cfg.yellow_s + cfg.red_s);
+      }
+      s.junction_cycle_s[j] = n * (cfg.green_s + cfg.yellow_s + cfg.red_s);
+    }
+    advance_lights(s, layout, 0.0f);
+    return;
+  }
   // The draws happen in a fixed order whatever the outcome, so one removal never shifts the
   // random stream of the rest of the episode.
-  s.red_s = std::min(cfg.red_s * rng_range(rng, cfg.red_scale_lo, cfg.red_scale_hi), cfg.red_max_s);
-  s.yellow_s = cfg.yellow_s * rng_range(rng, cfg.yellow_scale_lo, cfg.yellow_scale_hi);
-  s.green_s = cfg.green_s * rng_range(rng, cfg.green_scale_lo, cfg.green_scale_hi);
-  s.time_s = 0.0;
+  float red[kMaxLightGroups], yellow[kMaxLightGroups], green[kMaxLightGroups];
+  for (int j = 0; j < layout.num_junctions; ++j) {
+    const int first = layout.junction_first_phase[j], n = layout.junction_phases[j];
+    for (int k = 0; k < n; ++k) {
+      red[k] = std::min(cfg.red_s * rng_range(rng, cfg.red_scale_lo, cfg.red_scale_hi), cfg.red_max_s);
+      yellow[k] = cfg.yellow_s * rng_range(rng, cfg.yellow_scale_lo, cfg.yellow_scale_hi);
+      green[k] = cfg.green_s * rng_range(rng, cfg.green_scale_lo, cfg.green_scale_hi);
+    }
+    float cycle = 0.0f;
+    if (n == 1) {
+      cycle = green[0] + yellow[0] + red[0];
+    } else if (n > 1) {
+      for (int k = 0; k < n; ++k) {
+        green[k] = std::min(green[k], green_cap(n, yellow[k], cfg.clearance_s, cfg.red_max_s));
+        cycle += green[k] + yellow[k] + cfg.clearance_s;
+      }
+    }
+    float start = 0.0f;
+    for (int k = 0; k < n; ++k) {
+      s.phase_green_s[first + k] = green[k];
+      s.phase_yellow_s[first + k] = yellow[k];
+      s.phase_start_s[first + k] = start;
+      start += green[k] + yellow[k] + cfg.clearance_s;
+    }
+    s.junction_cycle_s[j] = cycle;
+    s.junction_offset_s[j] = rng_uniform(rng) * cycle;
+  }
   s.enabled = chance(rng, cfg.p_episode_without_lights) ? 0 : 1;
-  float period = cycle_period(s);
-  for (int j = 0; j < kMaxJunctions; ++j) s.junction_offset_s[j] = 0.0f;
-  for (int j = 0; j < layout.num_junctions; ++j)
-    s.junction_offset_s[j] = rng_uniform(rng) * period * static_cast<float>(layout.junction_groups[j]);
-  for (int g = 0; g < kMaxLightGroups; ++g) s.group_removed[g] = s.group_stuck[g] = 0;
   for (int g = 0; g < layout.num_groups(); ++g) {
     s.group_removed[g] = chance(rng, cfg.p_group_removed) ? 1 : 0;
     bool stuck = chance(rng, cfg.p_stuck_green);
     s.group_stuck[g] = (stuck && !s.group_removed[g]) ? 1 : 0;
   }
-  for (int l = 0; l < kMaxLights; ++l) s.light_removed[l] = 0;
   for (int l = 0; l < layout.num_lights(); ++l) s.light_removed[l] = chance(rng, cfg.p_light_removed) ? 1 : 0;
   advance_lights(s, layout, 0.0f);
 }
 
 void advance_lights(LightState& s, const LightLayout& layout, float dt) {
   s.time_s += dt;
-  float period = cycle_period(s);
   for (int g = 0; g < kMaxLightGroups; ++g) s.group_colour[g] = kNone;
-  if (!s.enabled || period <= 0.0f) return;
+  if (!s.enabled) return;
   for (int g = 0; g < layout.num_groups(); ++g) {
     if (s.group_removed[g]) continue;
     if (s.group_stuck[g]) {
       s.group_colour[g] = kGreen;
       continue;
     }
-    int j = layout.group_junction[g];
-    float cycle = period * static_cast<float>(layout.junction_groups[j]);
-    float t = static_cast<float>(std::fmod(s.time_s + s.junction_offset_s[j], static_cast<double>(cycle)));
-    float into_turn = t - period * static_cast<float>(layout.group_rank[g]);
-    if (into_turn >= 0.0f && into_turn < s.green_s) s.group_colour[g] = kGreen;
-    else if (into_turn >= s.green_s && into_turn < s.green_s + s.yellow_s) s.group_colour[g] = kYellow;
+    const int p = layout.group_phase[g], j = layout.group_junction[g];
+    const double cycle = s.junction_cycle_s[j];
+    if (!(cycle > 0.0)) continue;
+    const float t = static_cast<float>(std::fmod(s.time_s + s.junction_offset_s[j], cycle));
+    const float into_turn = t - s.phase_start_s[p];
+    const float green = s.phase_green_s[p], yellow = s.phase_yellow_s[p];
+    if (into_turn >= 0.0f && into_turn < green) s.group_colour[g] = kGreen;
+    else if (into_turn >= green && into_turn < green + yellow) s.group_colour[g] = kYellow;
     else s.group_colour[g] = kRed;
   }
 }

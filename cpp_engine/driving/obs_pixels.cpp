@@ -47,9 +47,13 @@ struct EgoFrame {
     triangle(ch, value, u, v, 0, 1, 2);
     triangle(ch, value, u, v, 0, 2, 3);
   }
-  // An oriented box; its centre's pixel always, so that a narrow vehicle never vanishes.
+  // An oriented box, drawn at least a little over a pixel wide and long (a box narrower than
+  // a pixel can cover no pixel centre), and its centre's pixel always, so that a narrow
+  // vehicle never vanishes and keeps its length.
   void box(int ch, double x, double y, double heading, double length, double width) const {
-    const double hc = std::cos(heading), hs = std::sin(heading), hl = 0.5 * length, hw = 0.5 * width;
+    const double min_half = 0.51 * kPixelMetres;
+    const double hc = std::cos(heading), hs = std::sin(heading);
+    const double hl = std::max(0.5 * length, min_half), hw = std::max(0.5 * width, min_half);
     const double fx[4] = {hl, hl, -hl, -hl}, fy[4] = {hw, -hw, -hw, hw};
     double cx[4], cy[4];
     for (int k = 0; k < 4; ++k) cx[k] = x + fx[k] * hc - fy[k] * hs, cy[k] = y + fx[k] * hs + fy[k] * hc;

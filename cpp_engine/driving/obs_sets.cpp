@@ -33,6 +33,55 @@ namespace {
 
 constexpr int kVehicleCols = 11, kLaneCols = 9, kBoundaryCols = 4;
 constexpr double kLaneScale = kSetLaneRadius, kBoundaryScale = kSetBoundaryRadius;
+// The stop-line set: the nearest lit stop lines (light not removed, lights on), any lane's.
+constexpr int kStopLines = 8, kStopLineCols = 9;
+constexpr float kStopLineRadius = 100.0f;  // m, planar, to the stop line's middle
+
+// Writes the stop-line set: the kStopLines lit stop lines whose middles lie nearest the agent
+// within kStopLineRadius, nearest first (ties: lower light index); each row mask, x, y
+// (/100 m), cos and sin of its lanes' heading minus ours, green, yellow, red, and 1 when it
+// is the one on our route ahead (the light field's). A scan over the map's lights with a
+// box test first; colours are read only for the few inside.
+void write_stop_lines(const DriveWorld& w, const LightLayout& lights, int own_light, double ox, double oy, float fc,
+                      float fs, float* o) {
+  std::memset(o, 0, sizeof(float) * kStopLineCols * kStopLines);
+  if (!w.lights.enabled) return;
+  const float r2 = kStopLineRadius * kStopLineRadius;
+  float best_d2[kStopLines];
+  int best[kStopLines];
+  LightColour best_colour[kStopLines];
+  int found = 0;
+  const int n = lights.num_lights();
+  const Vec2* __restrict a = lights.stop_line_a.data();
+  const Vec2* __restrict b = lights.stop_line_b.data();
+  const float fox = static_cast<float>(ox), foy = static_cast<float>(oy);
+  for (int i = 0; i < n; ++i) {
+    const float dx = 0.5f * (a[i].x + b[i].x) - fox, dy = 0.5f * (a[i].y + b[i].y) - foy;
+    if (std::fabs(dx) > kStopLineRadius || std::fabs(dy) > kStopLineRadius) continue;
+    const float d2 = dx * dx + dy * dy;
+    if (d2 > r2 || (found == kStopLines && d2 >= best_d2[kStopLines - 1])) continue;
+    const LightColour colour = light_colour_of_light(w.lights, lights, i);
+    if (colour == kNone) continue;
+    int k = found < kStopLines ? found++ : kStopLines - 1;
+    for (; k > 0 && best_d2[k - 1] > d2; --k)
+      best_d2[k] = best_d2[k - 1], best[k] = best[k - 1], best_colour[k] = best_colour[k - 1];
+    best_d2[k] = d2, best[k] = i, best_colour[k] = colour;
+  }
+  const float inv = 1.0f / kStopLineRadius;
+  for (int k = 0; k < found; ++k, o += kStopLineCols) {
+    const int i = best[k];
+    const float dx = 0.5f * (a[i].x + b[i].x) - fox, dy = 0.5f * (a[i].y + b[i].y) - foy;
+    const float hc = std::cos(lights.lane_heading[i]), hs = std::sin(lights.lane_heading[i]);
+    const LightColour colour = best_colour[k];
+    o[0] = 1.0f;
+    o[1] = clip1((fc * dx + fs * dy) * inv);
+    o[2] = clip1((fc * dy - fs * dx) * inv);
+    o[3] = hc * fc + hs * fs;  // cos(theta_light - theta)
+    o[4] = hs * fc - hc * fs;  // sin(theta_light - theta)
+    o[5] = colour == kGreen, o[6] = colour == kYellow, o[7] = colour == kRed;
+    o[8] = i == own_light;
+  }
+}
 
 // Dropout draws for one agent and step: a generator keyed by the world's generator state
 // (read, not advanced, so observing never changes the simulation), the step and the agent.
@@ -114,6 +163,10 @@ const std::vector<FieldSpec>& sets_specs() {
        "the map's boundary polylines sampled every 1 m, the 80 nearest to the agent's quad group within 50 m, "
        "nearest first: mask, x, y (/50 m), z difference (/10 m)"},
       {"light", {kLightSize}, "float32", -1, 1, flat_specs()[4].description},
+      {"stop_lines", {kStopLines, kStopLineCols}, "float32", -1, 1,
+       "the 8 lit stop lines (any lane's, crossing traffic's included) whose middles are nearest, within "
+       "100 m, nearest first: mask, x, y (/100 m), cos and sin of the heading of the lanes they stop minus "
+       "ours, green, yellow, red, 1 for the one on our route ahead (the light field's)"},
       {"conditioning", {kNumConditioning}, "float32", -1, 1, flat_specs()[5].description},
   };
   return specs;
@@ -361,6 +414,8 @@ void write_sets(const DriveWorld& w, const DriveConfig& cfg, int a, float* out) 
 
   obs::write_light(w, dm, stop, o);
   o += kLightSize;
+  write_stop_lines(w, dm.lights, stop.light, ox, oy, static_cast<float>(c), static_cast<float>(s), o);
+  o += kStopLineCols * kStopLines;
 
   const float coeffs[kNumDynamicsCoeffs] = {v.c_throttle[a], v.c_steer[a], v.c_acc[a], v.c_vel[a]};
   write_conditioning(w.reward_params[a], cfg.reward_ranges, coeffs, o);

@@ -79,6 +79,7 @@ void check_restored_world(const DriveWorld& w) {
     rc.real(r.lane_center_bias, -1e3, 1e3, "reward_params.lane_center_bias", a);
     rc.real(r.reverse, -1e3, 1e3, "reward_params.reverse", a);
     rc.real(r.stop_line, -1e3, 1e3, "reward_params.stop_line", a);
+    rc.real(r.collision, -1e3, 1e3, "reward_params.collision", a);
     for (int k = 0; k < 4; ++k) rc.real(w.obs_noise[a][k], -1e3, 1e3, "obs_noise", a);
     rc.real(w.j_long[a], -kAccel, kAccel, "j_long", a);
     rc.real(w.j_lat[a], -kAccel, kAccel, "j_lat", a);
@@ -94,12 +95,13 @@ void check_restored_world(const DriveWorld& w) {
   }
 
   const LightState& l = w.lights;
-  rc.real(l.green_s, 0.0, 1e4, "lights.green_s");
-  rc.real(l.yellow_s, 0.0, 1e4, "lights.yellow_s");
-  rc.real(l.red_s, 0.0, 1e4, "lights.red_s");
   rc.real(l.time_s, 0.0, kTime, "lights.time_s");
   rc.integer(l.enabled, 0, 1, "lights.enabled");
   rc.reals(l.junction_offset_s, 0.0, 1e5, "lights.junction_offset_s");
+  rc.reals(l.junction_cycle_s, 0.0, 1e4, "lights.junction_cycle_s");
+  rc.reals(l.phase_start_s, 0.0, 1e4, "lights.phase_start_s");
+  rc.reals(l.phase_green_s, 0.0, 1e4, "lights.phase_green_s");
+  rc.reals(l.phase_yellow_s, 0.0, 1e4, "lights.phase_yellow_s");
   rc.integers(l.group_removed, 0, 1, "lights.group_removed");
   rc.integers(l.group_stuck, 0, 1, "lights.group_stuck");
   rc.integers(l.light_removed, 0, 1, "lights.light_removed");

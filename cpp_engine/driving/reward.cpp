@@ -30,6 +30,7 @@ void draw_reward_params(Rng& rng, const RewardRanges& ranges, RewardParams& p) {
   p.lane_center_bias = draw(rng, ranges.lane_center_bias);
   p.reverse = draw(rng, ranges.reverse);
   p.stop_line = draw(rng, ranges.stop_line);
+  p.collision = draw(rng, ranges.collision);
 }
 
 void write_conditioning(const RewardParams& p, const RewardRanges& ranges,
@@ -41,7 +42,8 @@ void write_conditioning(const RewardParams& p, const RewardRanges& ranges,
   out[4] = normalise(p.lane_center_bias, ranges.lane_center_bias);
   out[5] = normalise(p.reverse, ranges.reverse);
   out[6] = normalise(p.stop_line, ranges.stop_line);
-  for (int i = 0; i < kNumDynamicsCoeffs; ++i) out[7 + i] = normalise(dyn_coeffs[i], ranges.dynamics[i]);
+  out[7] = normalise(p.collision, ranges.collision);
+  for (int i = 0; i < kNumDynamicsCoeffs; ++i) out[kNumRewardConditioning + i] = normalise(dyn_coeffs[i], ranges.dynamics[i]);
 }
 
 void compute_reward_components(const RewardInputs& in, const RewardParams& p, const RewardConfig& cfg,
@@ -51,7 +53,7 @@ void compute_reward_components(const RewardInputs& in, const RewardParams& p, co
   bool at_goal = in.goal_distance < cfg.goal_radius_m && (in.goal_is_waypoint || speed < cfg.goal_speed_mps);
   out[kGoal] = cfg.goal * indicator(at_goal);
   // A harder crash costs more; even a touch costs the full base weight.
-  out[kCollision] = in.collided ? -cfg.collision * (1.0f + std::fabs(in.collision_speed) / cfg.collision_speed_ref_mps)
+  out[kCollision] = in.collided ? -cfg.collision * p.collision * (1.0f + std::fabs(in.collision_speed) / cfg.collision_speed_ref_mps)
                                 : 0.0f;
   out[kOffRoad] = -cfg.off_road * indicator(in.off_road);
   float jerky = indicator(std::fabs(in.j_long) > 5.0f || std::fabs(in.j_lat) > 5.0f);
@@ -80,6 +82,7 @@ RewardParams safe_reward_params() {
   p.lane_center_bias = 0.0f;
   p.reverse = r.reverse.hi;
   p.stop_line = r.stop_line.hi;
+  p.collision = r.collision.hi;
   return p;
 }
 

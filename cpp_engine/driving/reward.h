@@ -31,6 +31,9 @@ struct RewardParams {
   float lane_center_bias = 0.0f;  // U(-0.5, 0.5) m
   float reverse = 0.0f;           // U(2.5e-4, 7.5e-3)
   float stop_line = 0.0f;         // U(0, 1)
+  // The collision weight's factor on RewardConfig::collision, from aggressive (1) to
+  // conservative (4): at least 1, so a crash still outweighs any 30 s (the bound below).
+  float collision = 1.0f;         // U(1, 4)
 };
 
 static_assert(std::is_trivially_copyable<RewardParams>::value, "stored per agent in a world");
@@ -52,16 +55,17 @@ struct RewardRanges {
   Range lane_center_bias{-0.5f, 0.5f};
   Range reverse{2.5e-4f, 7.5e-3f};
   Range stop_line{0.0f, 1.0f};
+  Range collision{1.0f, 4.0f};
   Range dynamics[kNumDynamicsCoeffs] = {{0.5f, 1.5f}, {0.5f, 1.5f}, {0.5f, 1.5f}, {0.5f, 1.5f}};
 };
 
-// Conditioning: the seven randomised reward parameters, then the four dynamics coefficients.
-// GIGAFLOW conditions on 12 numbers; its table as restated in the issue randomises seven reward
-// weights, and which twelfth number it used was not published, so we do not guess one.
-constexpr int kNumConditioning = 11;
+// Conditioning: the eight randomised reward parameters, then the four dynamics coefficients
+// (GIGAFLOW's 12 numbers).
+constexpr int kNumRewardConditioning = 8;
+constexpr int kNumConditioning = kNumRewardConditioning + kNumDynamicsCoeffs;
 constexpr const char* kConditioningNames[kNumConditioning] = {
     "comfort", "lane_align_w1", "lane_align_w2", "lane_center", "lane_center_bias",
-    "reverse", "stop_line", "c_throttle", "c_steer", "c_acc", "c_vel"};
+    "reverse", "stop_line", "collision", "c_throttle", "c_steer", "c_acc", "c_vel"};
 
 // The unrandomised weights and thresholds ("ours" where GIGAFLOW did not publish them).
 //
@@ -73,13 +77,13 @@ constexpr const char* kConditioningNames[kNumConditioning] = {
 //               30 s / 0.1 s * 0.0025 = 0.75 at dt = 0.1, 1.5 at dt = 0.05
 //   velocity:   2.5e-3 * dt per step -> 2.5e-3 * 30 = 0.075
 // so at most 19.0 + 1.5 + 0.075 = 20.575 (19.825 at dt = 0.1), while the smallest crash costs
-// 25 (a collision at zero relative speed, or going off the road). max_positive_reward() does
+// 25 (a collision at zero relative speed with the smallest drawn factor 1, or going off the road). max_positive_reward() does
 // this sum; a test checks it against the defaults.
 struct RewardConfig {
   float goal = 1.0f;
   float goal_radius_m = 2.0f;    // r: reached when |x - g| < r
   float goal_speed_mps = 2.0f;   // v_goal: a final goal also needs |v| < v_goal (a slow arrival)
-  float collision = 25.0f;       // -collision * (1 + relative speed / collision_speed_ref_mps)
+  float collision = 25.0f;       // -collision * factor * (1 + relative speed / collision_speed_ref_mps)
   float collision_speed_ref_mps = 10.0f;
   float off_road = 25.0f;
   float velocity = 2.5e-3f;

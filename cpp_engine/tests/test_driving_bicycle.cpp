@@ -58,7 +58,6 @@ TEST(driving_bicycle_speed_snaps_to_zero_for_one_step) {
   s.v[0] = 0.5, s.a_long[0] = -5.0, s.sign_a_long[0] = -1;
   step_vehicle(s, 0, 0.0, 0.0, 0.3);  // 0.5 - 5 * 0.3 = -1 < 0: crosses zero
   CHECK_EQ(s.v[0], 0.0);
-  CHECK_EQ(static_cast<int>(s.sign_v[0]), -1);
   const double x = s.x[0];
   step_vehicle(s, 0, 0.0, 0.0, 0.3);  // now reversing is allowed
   CHECK(near(s.v[0], -1.5));
@@ -70,14 +69,17 @@ TEST(driving_bicycle_speed_snaps_to_zero_for_one_step) {
   CHECK_EQ(t.a_long[0], 0.0);
   step_vehicle(t, 0, -15.0, 0.0, 0.3);
   CHECK(near(t.a_long[0], -4.5));
-  // The rule in isolation.
-  int8_t last = 1;
-  CHECK_EQ(snap(2.0, last), 2.0);
-  CHECK_EQ(snap(0.0, last), 0.0);
-  CHECK_EQ(static_cast<int>(last), 1);  // zero keeps the sign
-  CHECK_EQ(snap(-1.0, last), 0.0);
-  CHECK_EQ(static_cast<int>(last), -1);
-  CHECK_EQ(snap(-1.0, last), -1.0);
+  // The rule in isolation: a(t-1) a(t) < 0 gives 0; from 0 either sign goes through.
+  CHECK_EQ(snap(2.0, 1.0), 2.0);
+  CHECK_EQ(snap(-1.0, 2.0), 0.0);
+  CHECK_EQ(snap(-1.0, 0.0), -1.0);
+  CHECK_EQ(snap(1.0, 0.0), 1.0);
+  CHECK_EQ(snap(-1.0, -1.0), -1.0);
+  // After cruising (a = 0, having accelerated before), the first braking step brakes.
+  BicycleState u = one_car();
+  u.v[0] = 8.0, u.a_long[0] = 0.0, u.sign_a_long[0] = 1;
+  step_vehicle(u, 0, -4.0, 0.0, 0.3);
+  CHECK(near(u.a_long[0], -1.2));
 }
 
 TEST(driving_bicycle_clips) {

@@ -1,6 +1,7 @@
-// Driving traffic lights: phase order and durations, removals at their rates, stuck green,
-// and stop-line violations checked by hand.
+// Driving traffic lights: phases, order and durations, the red cap, removals at their rates,
+// stuck green, fixed timings, and stop-line violations checked by hand.
 #include <cmath>
+#include <vector>
 
 #include "driving/lights.h"
 #include "tests/check.h"
@@ -10,17 +11,21 @@ using namespace trackfield::driving;
 
 namespace {
 
-// Two junctions: junction 0 with three groups (0, 1, 2), junction 1 with two (3, 4);
-// one light per group, stop lines across +x-bound lanes.
+constexpr float kPi = 3.14159265f;
+
+// Two junctions: junction 0 with three groups (0, 1, 2) whose lanes head east, north and
+// west (0 and 2 face each other: one phase; 1 crosses them), junction 1 with two (3, 4)
+// heading east and south. One light per group.
 LightLayout two_junctions() {
   LightLayout l;
   l.num_junctions = 2;
   l.group_junction = {0, 0, 0, 1, 1};
+  const float heading[5] = {0.0f, kPi / 2, kPi, 0.05f, -kPi / 2};
   for (int g = 0; g < 5; ++g) {
     l.light_group.push_back(g);
     l.stop_line_a.push_back({0.0f, -2.0f});
     l.stop_line_b.push_back({0.0f, 2.0f});
-    l.lane_heading.push_back(0.0f);
+    l.lane_heading.push_back(heading[g]);
   }
   build_light_layout(l);
   return l;
@@ -32,7 +37,37 @@ LightConfig no_removals() {
   return c;
 }
 
+bool active(const LightState& s, int g) { return light_colour(s, g) == kGreen || light_colour(s, g) == kYellow; }
+
+// Lengths of the complete runs of `colour` shown by group g over `seconds` from now.
+std::vector<double> runs_of(LightState s, const LightLayout& layout, int g, LightColour colour, double seconds,
+                            float dt) {
+  std::vector<double> out;
+  LightColour last = light_colour(s, g);
+  double since = -1.0;
+  for (int step = 0; step < static_cast<int>(seconds / dt); ++step) {
+    advance_lights(s, layout, dt);
+    LightColour now = light_colour(s, g);
+    if (since >= 0.0) since += dt;
+    if (now == last) continue;
+    if (since >= 0.0 && last == colour) out.push_back(since);
+    since = 0.0;
+    last = now;
+  }
+  return out;
+}
+
 }  // namespace
+
+TEST(driving_lights_phases_pair_facing_approaches) {
+  LightLayout layout = two_junctions();
+  CHECK_EQ(layout.num_phases(), 4);
+  CHECK_EQ(layout.group_phase[0], layout.group_phase[2]);
+  CHECK(layout.group_phase[0] != layout.group_phase[1]);
+  CHECK(layout.group_phase[3] != layout.group_phase[4]);
+  CHECK_EQ(layout.junction_phases[0], 2);
+  CHECK_EQ(layout.junction_phases[1], 2);
+}
 
 TEST(driving_lights_durations_in_ranges) {
   LightLayout layout = two_junctions();
@@ -42,49 +77,88 @@ TEST(driving_lights_durations_in_ranges) {
   LightState s;
   for (int e = 0; e < 2000; ++e) {
     reset_lights(s, layout, cfg, rng);
-    CHECK(s.red_s >= 2.0f * 0.15f - 1e-5f && s.red_s <= 10.0f);
-    CHECK(s.yellow_s >= 1.5f - 1e-5f && s.yellow_s <= 2.25f);
-    CHECK(s.green_s >= 1.0f - 1e-5f && s.green_s <= 10.0f);
+    for (int p = 0; p < layout.num_phases(); ++p) {
+      CHECK(s.phase_yellow_s[p] >= 1.5f - 1e-5f && s.phase_yellow_s[p] <= 2.25f + 1e-5f);
+      CHECK(s.phase_green_s[p] >= 1.0f - 1e-5f && s.phase_green_s[p] <= 10.0f);
+      // Two phases: green at most 10 s - 2 clearances - yellow, so the other's red is <= 10 s.
+      CHECK(s.phase_green_s[p] <= 10.0f - 2 * cfg.clearance_s - s.phase_yellow_s[p] + 1e-4f);
+    }
   }
 }
 
-TEST(driving_lights_cycle_in_order_with_drawn_durations) {
+TEST(driving_lights_cycle_in_order_crossing_never_together_red_at_most_10s) {
   LightLayout layout = two_junctions();
   LightConfig cfg = no_removals();
   Rng rng;
   rng_seed(rng, 7, 3);
-  for (int episode = 0; episode < 20; ++episode) {
+  for (int episode = 0; episode < 50; ++episode) {
     LightState s;
     reset_lights(s, layout, cfg, rng);
-    const float dt = 0.005f;
-    float period = s.green_s + s.yellow_s + s.red_s;
-    // Follow group 0: every change must go green -> yellow -> red -> green, and each
-    // colour must last its drawn time (red: the two other turns plus three clearances).
-    LightColour last = light_colour(s, 0);
-    double since = -1.0;  // time since the last change; -1 until the first one
-    int changes = 0;
-    for (int step = 0; step < static_cast<int>(3.0f * 3.0f * period / dt); ++step) {
+    const float dt = 0.01f;
+    LightColour last = light_colour(s, 1);
+    for (int step = 0; step < static_cast<int>(60.0f / dt); ++step) {
       advance_lights(s, layout, dt);
-      // Never two groups of one junction green or yellow together.
-      int active0 = 0, active1 = 0;
-      for (int g = 0; g < 3; ++g) active0 += light_colour(s, g) != kRed;
-      for (int g = 3; g < 5; ++g) active1 += light_colour(s, g) != kRed;
-      CHECK(active0 <= 1 && active1 <= 1);
-      LightColour now = light_colour(s, 0);
-      if (since >= 0.0f) since += dt;
-      if (now == last) continue;
-      CHECK((last == kGreen && now == kYellow) || (last == kYellow && now == kRed) ||
-            (last == kRed && now == kGreen));
-      if (since >= 0.0f) {
-        double expected = last == kGreen ? s.green_s : last == kYellow ? s.yellow_s : 2 * period + s.red_s;
-        CHECK(std::fabs(since - expected) < 0.02f);
-        ++changes;
-      }
-      since = 0.0f;
+      // Crossing phases never green or yellow together; facing groups show one colour.
+      CHECK(!(active(s, 0) && active(s, 1)) && !(active(s, 2) && active(s, 1)));
+      CHECK(!(active(s, 3) && active(s, 4)));
+      CHECK_EQ(light_colour(s, 0), light_colour(s, 2));
+      LightColour now = light_colour(s, 1);
+      if (now != last)
+        CHECK((last == kGreen && now == kYellow) || (last == kYellow && now == kRed) ||
+              (last == kRed && now == kGreen));
       last = now;
     }
-    CHECK(changes >= 5);
+    for (int g = 0; g < 5; ++g) {
+      const int p = layout.group_phase[g];
+      std::vector<double> reds = runs_of(s, layout, g, kRed, 80.0, dt);
+      std::vector<double> greens = runs_of(s, layout, g, kGreen, 80.0, dt);
+      std::vector<double> yellows = runs_of(s, layout, g, kYellow, 80.0, dt);
+      CHECK(reds.size() >= 2 && greens.size() >= 2);
+      for (double r : reds) CHECK(r <= 10.0 + 0.02);
+      for (double r : greens) CHECK(std::fabs(r - s.phase_green_s[p]) < 0.02);
+      for (double r : yellows) CHECK(std::fabs(r - s.phase_yellow_s[p]) < 0.02);
+    }
   }
+}
+
+TEST(driving_lights_junctions_and_phases_draw_their_own_timings) {
+  LightLayout layout = two_junctions();
+  LightConfig cfg = no_removals();
+  Rng rng;
+  rng_seed(rng, 3, 0);
+  LightState s;
+  int differ = 0;
+  for (int e = 0; e < 100; ++e) {
+    reset_lights(s, layout, cfg, rng);
+    const int p0 = layout.group_phase[0], p3 = layout.group_phase[3];
+    differ += s.phase_green_s[p0] != s.phase_green_s[p3] && s.phase_yellow_s[p0] != s.phase_yellow_s[p3] &&
+              s.junction_offset_s[0] != s.junction_offset_s[1];
+  }
+  CHECK_EQ(differ, 100);
+}
+
+TEST(driving_lights_fixed_timings_are_carlas_defaults_without_removals) {
+  LightLayout layout = two_junctions();
+  LightConfig cfg;  // training removal rates, but fixed timings ignore them
+  cfg.randomised = false;
+  Rng rng;
+  rng_seed(rng, 2, 0);
+  LightState s;
+  for (int e = 0; e < 200; ++e) {
+    reset_lights(s, layout, cfg, rng);
+    CHECK_EQ(s.enabled, 1);
+    for (int g = 0; g < 5; ++g) CHECK(!s.group_removed[g] && !s.group_stuck[g]);
+    for (int l = 0; l < 5; ++l) CHECK(!s.light_removed[l]);
+    for (int p = 0; p < layout.num_phases(); ++p)
+      CHECK(s.phase_green_s[p] == 10.0f && s.phase_yellow_s[p] == 3.0f);
+    CHECK(s.junction_offset_s[0] == 0.0f && s.junction_offset_s[1] == 0.0f);
+  }
+  // Green 10 s, yellow 3 s, red: the other phase's turn and two 2 s all-reds, 17 s.
+  const std::vector<double> greens = runs_of(s, layout, 1, kGreen, 100.0, 0.01f);
+  const std::vector<double> reds = runs_of(s, layout, 1, kRed, 100.0, 0.01f);
+  CHECK(!greens.empty() && !reds.empty());
+  for (double r : greens) CHECK(std::fabs(r - 10.0) < 0.02);
+  for (double r : reds) CHECK(std::fabs(r - 17.0) < 0.02);
 }
 
 TEST(driving_lights_removal_rates) {

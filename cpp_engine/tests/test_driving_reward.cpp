@@ -48,7 +48,9 @@ TEST(driving_reward_names_fixed) {
   CHECK_EQ(std::strcmp(kRewardComponentNames[kCentring], "centring"), 0);
   CHECK_EQ(std::strcmp(kConditioningNames[0], "comfort"), 0);
   CHECK_EQ(std::strcmp(kConditioningNames[6], "stop_line"), 0);
-  CHECK_EQ(std::strcmp(kConditioningNames[10], "c_vel"), 0);
+  CHECK_EQ(std::strcmp(kConditioningNames[7], "collision"), 0);
+  CHECK_EQ(std::strcmp(kConditioningNames[11], "c_vel"), 0);
+  CHECK_EQ(kNumConditioning, 12);
 }
 
 TEST(driving_reward_comfort) {
@@ -123,6 +125,10 @@ TEST(driving_reward_collision_off_road_stop_line) {
   CHECK_EQ(component(in, kCollision), -25.0f);
   in.collision_speed = 10.0f;
   CHECK_EQ(component(in, kCollision), -50.0f);
+  RewardParams careful = known_params();
+  careful.collision = 3.0f;  // the agent's own factor on the weight
+  const float careful_penalty = components(in, careful)[kCollision];
+  CHECK_EQ(careful_penalty, -150.0f);
   in = RewardInputs();
   in.off_road = true;
   CHECK_EQ(component(in, kOffRoad), -25.0f);
@@ -173,15 +179,17 @@ TEST(driving_reward_conditioning_in_range_and_order) {
     CHECK(near(out[0], 2.0f * p.comfort / 0.1f - 1.0f, 1e-5f));
     CHECK(near(out[4], 2.0f * p.lane_center_bias, 1e-5f));
     CHECK(near(out[6], 2.0f * p.stop_line - 1.0f, 1e-5f));
+    CHECK(p.collision >= 1.0f && p.collision <= 4.0f);
+    CHECK(near(out[7], 2.0f * (p.collision - 1.0f) / 3.0f - 1.0f, 1e-5f));
   }
   RewardParams safe = safe_reward_params();
   float out[kNumConditioning];
   write_conditioning(safe, ranges, dyn, out);
   // Safe preset: every penalty weight at its top, no bias; dynamics in their documented slots.
-  for (int i : {0, 1, 2, 3, 5, 6}) CHECK_EQ(out[i], 1.0f);
+  for (int i : {0, 1, 2, 3, 5, 6, 7}) CHECK_EQ(out[i], 1.0f);
   CHECK_EQ(out[4], 0.0f);
-  CHECK_EQ(out[7], -1.0f);
-  CHECK_EQ(out[8], 0.0f);
-  CHECK_EQ(out[9], 1.0f);
-  CHECK(near(out[10], 0.5f));
+  CHECK_EQ(out[8], -1.0f);
+  CHECK_EQ(out[9], 0.0f);
+  CHECK_EQ(out[10], 1.0f);
+  CHECK(near(out[11], 0.5f));
 }

@@ -28,7 +28,9 @@ DEFAULTS = dict(dt=0.3, max_steps=300, obs_noise=0.0, dynamics_noise=0.0, spawn_
 #   dt 1/15 s; 50 agents in 50 slots; no observation or dynamics noise and no erratic
 #   drivers (nothing perturbs the policy); spawn_clearance 10 m (respawns land among moving
 #   traffic: a vehicle at 10 m/s has a second to react, so no incident is the spawn's doing);
-#   lights on with the default timings; other vehicles seen 10 cm larger per side; safe
+#   lights on with CARLA's fixed default timings (green 10 s, yellow 3 s, red 2 s) and no light
+#   removed, stuck or randomised, as in GIGAFLOW's long-form evaluation (engine.py reads
+#   DrivingConfig.light_timings_randomised); other vehicles seen 10 cm larger per side; safe
 #   conditioning (every agent's reward weights = trackfield._engine.driving.safe_conditioning():
 #   each penalty at the top of its range, no lane-centre bias). Default 4500 steps (5 min).
 PRESETS = {
@@ -159,6 +161,13 @@ class DrivingConfig:
         for key, value in {**DEFAULTS, **defaults}.items():
             if getattr(self, key) is None:
                 object.__setattr__(self, key, value)
+
+    @property
+    def light_timings_randomised(self) -> bool:
+        """GIGAFLOW's training lights (timings drawn per junction phase each episode, lights
+        removed or stuck at random), except under ``eval_long``: CARLA's fixed default timings
+        (green 10 s, yellow 3 s, red 2 s), nothing removed (cpp_engine/driving/lights.h)."""
+        return self.preset != "eval_long"
 
     def _check_goal_distance(self):
         value = self.goal_distance

@@ -155,6 +155,7 @@ def engine_config(scenario: DriveScenario, config: DrivingConfig):
     cfg.spawn_clearance = float(config.spawn_clearance)
     cfg.safe_conditioning = config.conditioning == "safe"
     cfg.lights_enabled, cfg.erratic_enabled = config.lights, config.erratic
+    cfg.lights_randomised = config.light_timings_randomised
     cfg.box_actions = config.action == "box"
     cfg.observation = config.observation
     cfg.feature_dropout = config.feature_dropout

@@ -21,14 +21,14 @@ class DrivingEnv(BatchEnv):
     | Vector API | `trackfield.vector.make("town_self_play", num_envs=64)`: (num_envs, slots) with `info["live"]` |
     | Agents | town_drive: one ego (slot 0) among built-in drivers; town_self_play: up to 150 per world |
     | Action space | `Discrete(12)`: (j_long, j_lat) jerk pairs; `action="box"`: `Box([-15, -4], [4, 4])` m/s^3 |
-    | Observation | flat: `Box(-1, 1, (336,), float32)`; sets: `Dict` of `Box(-1, 1)` (1296 floats, masks explicit); pixels: `Box(0, 255, (64, 64, 6), uint8)` |
+    | Observation | flat: `Box(-1, 1, (337,), float32)`; sets: `Dict` of `Box(-1, 1)` (1369 floats, masks explicit); pixels: `Box(0, 255, (64, 64, 6), uint8)` |
     | Reward components | `goal`, `collision`, `off_road`, `comfort`, `lane_align`, `lane_center`, `velocity`, `reverse`, `stop_line`, `timestep`, `centring` |
 
     ## Description
     Vehicles of random size (0.8-7 m long) and dynamics coefficients drive a
     jerk-actuated kinematic bicycle at dt = 0.3 s on a town of lanes with traffic lights:
-    a generated small town by default, CARLA's Town01 / Town03 or any OpenDRIVE or JSON
-    map. Each agent has a route: 0-3 waypoints and a final goal; its reward weights are
+    a generated small town by default, one of CARLA's eight towns (`map="Town05"`) or any
+    OpenDRIVE or JSON map. Each agent has a route: 0-3 waypoints and a final goal; its reward weights are
     drawn per agent per episode and shown to it as conditioning. In `town_drive` the
     other vehicles are built-in drivers (through the same bicycle model, via its Box
     jerks): IDM behind the vehicle on their route, slowing for curves (1.5 m/s^2 lateral planned),
@@ -50,7 +50,7 @@ class DrivingEnv(BatchEnv):
     | vehicles | 20 x 9 | 20 nearest other vehicles within 200 m: mask, x, y (/200 m), cos, sin of the heading difference, speed (/30), length (/7), width (/3), z difference (/10 m) |
     | lane_points | 20 x 6 | centre-line points every 5 m along the route: mask, x, y (/100 m), cos, sin of the relative heading, half width (/5 m) |
     | light | 5 | first lit stop line ahead within 100 m: mask, distance (/100 m), green, yellow, red |
-    | conditioning | 11 | comfort, lane_align_w1, lane_align_w2, lane_center, lane_center_bias, reverse, stop_line, c_throttle, c_steer, c_acc, c_vel, each mapped from its range onto [-1, 1] |
+    | conditioning | 12 | comfort, lane_align_w1, lane_align_w2, lane_center, lane_center_bias, reverse, stop_line, collision, c_throttle, c_steer, c_acc, c_vel, each mapped from its range onto [-1, 1] |
 
     sets (`observation="sets"`): a `Dict` of float32 Boxes in [-1, 1], for
     permutation-invariant encoders; each set row starts with its mask. ego, goal, light
@@ -70,7 +70,8 @@ class DrivingEnv(BatchEnv):
     | lane_points | 80 x 9 | lane samples within 200 m: mask, x, y (/200 m), z difference (/10 m), cos, sin of the relative heading, half width (/5 m), route distance from the point to the current goal (/1000 m; 1: unreachable), that minus ours (/200 m) |
     | boundary_points | 80 x 4 | boundary samples within 50 m: mask, x, y (/50 m), z difference (/10 m) |
     | light | 5 | as flat |
-    | conditioning | 11 | as flat |
+    | stop_lines | 8 x 9 | the 8 nearest lit stop lines within 100 m, any lane's (crossing traffic's included), nearest first: mask, x, y (/100 m), cos, sin of their lanes' heading minus ours, green, yellow, red, 1 for the one on our route ahead (light's) |
+    | conditioning | 12 | as flat |
 
     pixels (`observation="pixels"`): an egocentric top-down picture per agent, uint8
     (64, 64, 6), 1 m per pixel (a 64 m square), the agent's heading up and its centre at
@@ -112,7 +113,7 @@ class DrivingEnv(BatchEnv):
     | Component | Weight | When it fires |
     |---|---|---|
     | goal | 1 | within `goal_radius` (2 m) of a waypoint, or of the final goal below `goal_speed` (2 m/s) |
-    | collision | -25 (1 + relative speed / 10 m/s) | the vehicle box touched another vehicle (the agent ends) |
+    | collision | -25 U(1, 4) (1 + relative speed / 10 m/s) | the vehicle box touched another vehicle (the agent ends) |
     | off_road | -25 | the box left the road (the agent ends) |
     | comfort | U(0, 0.1) | jerk and acceleration penalties |
     | lane_align | U(2.5e-4, 2.5e-2), U(0, 1); bonus 2.5e-3 | heading error to the lane |
@@ -185,11 +186,12 @@ class DrivingEnv(BatchEnv):
 
     `preset="eval_long"` (GIGAFLOW's long-run evaluation; `trackfield.driving.evaluate`
     uses it) fixes dt = 1/15 s, slots = agents = 50, obs_noise = dynamics_noise = 0,
-    erratic = False, lights = True (default timings), spawn_clearance = 10 m (respawns
+    erratic = False, lights = True with CARLA's fixed timings (green 10 s, yellow 3 s, 2 s
+    all-red between a junction's turns; none removed or stuck), spawn_clearance = 10 m (respawns
     land among moving traffic: 1 s of reaction at 10 m/s), obs_inflate = 0.1 m (others
     seen 10 cm larger per side) and conditioning = "safe" (`_engine.driving.safe_conditioning()`:
     comfort 0.1, lane_align 0.025 and 1, lane_center 0.0075 with no bias, reverse 0.0075,
-    stop_line 1: the top of every penalty range); max_steps defaults to 4500 (5 min).
+    stop_line 1, collision factor 4: the top of every penalty range); max_steps defaults to 4500 (5 min).
     Passing a fixed key with another value raises ValueError; other keys are free.
 
     ## Vectorized use
@@ -197,7 +199,7 @@ class DrivingEnv(BatchEnv):
     >>> envs = trackfield.vector.make("town_self_play", num_envs=2, agents=4)
     >>> obs, info = envs.reset(seed=0)
     >>> obs.shape
-    (2, 150, 336)
+    (2, 150, 337)
 
     ## Version History
     * v0: first release.

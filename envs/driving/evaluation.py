@@ -203,7 +203,7 @@ def lane_keeping_policy(obs: np.ndarray) -> np.ndarray:
     target under the limit and slow enough for the curvature ahead (2 m/s^2 lateral); a
     braking profile to a red or yellow stop line, to the final goal (reached only below
     2 m/s) and behind a vehicle close ahead. Jerk actions change accelerations, so each
-    axis steers its acceleration towards a target. obs (..., 336) flat -> actions (...,)."""
+    axis steers its acceleration towards a target. obs (..., 337) flat -> actions (...,)."""
     speed, limit = obs[..., 3] * 30.0, obs[..., 4] * 30.0
     a_long, a_lat = obs[..., 6] * 5.0, obs[..., 7] * 4.0
     half_length = obs[..., 12] * 3.5
@@ -338,7 +338,7 @@ def evaluate(policy=None, map=None, worlds: int = 8, km: float | None = None, st
     wins if both are given). Worlds whose episode ends (``max_steps``, 4500 under the
     preset) start a new one from their own generator, so the run is determined by ``seed``.
 
-    ``policy(obs) -> actions``: obs (worlds, slots, 336) float32, read-only; actions
+    ``policy(obs) -> actions``: obs (worlds, slots, 337) float32, read-only; actions
     (worlds, slots) ints in [0, 12) for every slot (or (worlds, slots, 2) jerks with
     ``action="box"``); actions of slots not in play are ignored. ``None``:
     ``lane_keeping_policy``. Other keywords are DrivingConfig's (``town_seed``,
@@ -388,7 +388,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m trackfield.driving.evaluation", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog="From the command line it evaluates the scripted lane keeper.")
-    parser.add_argument("--map", default=None, help="a CARLA town (Town01-07, Town10HD), a .xodr/.json path; default: a generated town")
+    parser.add_argument("--map", default=None, help="a packaged town (Town01-07, Town10HD), a .xodr/.json path; default: a generated town")
     parser.add_argument("--town-seed", type=int, default=0)
     parser.add_argument("--worlds", type=int, default=8)
     parser.add_argument("--km", type=float, default=None, help="km to drive in all (default 100)")

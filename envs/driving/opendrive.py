@@ -12,8 +12,10 @@ What becomes what:
 - Links join lane ends that the file says touch (lane links across sections, road links,
   junction laneLinks); each touching pair becomes successor / predecessor in whichever
   direction traffic flows through it.
-- Boundaries: per ordinary road section, the edges where a driving lane meets a
-  non-driving lane or the road's outside. Junction interiors are left open.
+- Boundaries: per road section, the edges where a driving lane meets a non-driving lane
+  or the road's outside. Inside junctions the connecting roads overlap, so there only the
+  stretches of those edges with road on one side alone are kept (`junction_curbs`): the
+  junction's curbs, not its connecting lanes' edges across the open junction.
 - A link naming a lane that does not exist is dropped with one `MapWarning` per file (as
   CARLA tolerates it: Town07 has some); a link naming a road that does not exist is an error.
 - Signals: traffic lights from the file (see `opendrive_signals`), or generated ones.
@@ -42,6 +44,7 @@ MIN_WIDTH = 0.05           # m; lanes that taper to nothing keep this much so wi
 MIN_USEFUL_WIDTH = 1.0     # m; a driving lane never wider than this is a placeholder, not a lane
 MIN_LANE_LENGTH = 0.5      # m; shorter lane pieces are glued onto the lane before or after
 GROSS_SEAM = 1.0           # m; linked lanes further apart than this mean the file is wrong
+CURB_PROBE = 0.3           # m; a junction edge is a curb where a point this far to one side is off every lane
 
 
 class MapWarning(UserWarning):
@@ -350,12 +353,13 @@ class _Builder:
                 for n, j in enumerate(self.junction_records)]
 
     def _boundaries(self) -> list[Boundary]:
-        out = []
+        out, inside = [], []
         for road in self.roads.values():
-            if road.junction != "-1":
-                continue  # junction interiors are open
             for k, section in enumerate(road.sections):
-                out.extend(self._section_boundaries(road, k, section, self.shapes[road.id, k]))
+                found = self._section_boundaries(road, k, section, self.shapes[road.id, k])
+                (out if road.junction == "-1" else inside).extend(found)
+        if inside:
+            out.extend(junction_curbs(inside, self.lanes))
         return out
 
     def _section_boundaries(self, road: RoadRecord, k: int, section: SectionRecord, shape: SectionShape):
@@ -389,3 +393,78 @@ class _Builder:
     def _right_edge(shape: SectionShape, lid: int) -> np.ndarray:
         inner, outer = shape.edges[lid]
         return inner if lid > 0 else outer
+
+
+def junction_curbs(edges: list[Boundary], lanes: list[Lane]) -> list[Boundary]:
+    """The stretches of junction lane edges that have road on one side only.
+
+    Each edge point gets two probes `CURB_PROBE` to either side (across the edge); a point
+    whose probes are both on some lane (within its half width, +-2.5 m in height, as the
+    engine's z window) lies inside the open junction and is dropped. Runs of at least two
+    kept points become boundaries.
+    """
+    a = np.concatenate([lane.centre[:-1] for lane in lanes])
+    b = np.concatenate([lane.centre[1:] for lane in lanes])
+    wa = np.concatenate([lane.width[:-1] for lane in lanes]) / 2
+    wb = np.concatenate([lane.width[1:] for lane in lanes]) / 2
+    seg = b[:, :2] - a[:, :2]
+    seg_len2 = np.maximum(np.einsum("ij,ij->i", seg, seg), 1e-12)
+    # A uniform grid of segment midpoints, cells `reach` wide: every segment that can hold a
+    # point has its midpoint in the point's cell or one of the 8 around it.
+    mid = (a[:, :2] + b[:, :2]) / 2
+    reach = float(np.sqrt(seg_len2.max()) / 2 + max(wa.max(), wb.max()) + 0.05)
+    origin = mid.min(axis=0) - reach
+    cols = int((mid[:, 0].max() - origin[0]) // reach) + 3
+
+    def cell_of(xy):
+        ij = np.floor((xy - origin) / reach).astype(np.int64)
+        return ij[:, 1] * cols + ij[:, 0]
+
+    order = np.argsort(cell_of(mid), kind="stable")
+    sorted_cells = cell_of(mid)[order]
+
+    def on_lane(points: np.ndarray) -> np.ndarray:
+        """(n,) whether each (x, y, z) point lies on some lane quad."""
+        hit_any = np.zeros(len(points), bool)
+        base = cell_of(points[:, :2])
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                cell = base + dy * cols + dx
+                lo = np.searchsorted(sorted_cells, cell, "left")
+                hi = np.searchsorted(sorted_cells, cell, "right")
+                counts = hi - lo
+                if counts.sum() == 0:
+                    continue
+                who = np.repeat(np.arange(len(points)), counts)
+                k = order[np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(counts.sum())]
+                rel = points[who, :2] - a[k, :2]
+                t = np.clip(np.einsum("ij,ij->i", rel, seg[k]) / seg_len2[k], 0.0, 1.0)
+                dist = np.linalg.norm(rel - t[:, None] * seg[k], axis=1)
+                half = wa[k] + t * (wb[k] - wa[k])
+                z = a[k, 2] + t * (b[k, 2] - a[k, 2])
+                hit = (dist <= half + 0.05) & (np.abs(points[who, 2] - z) < 2.5)
+                hit_any[who[hit]] = True
+        return hit_any
+
+    curbs = []
+    edges = [edge for edge in edges if len(edge.points) >= 2]
+    if not edges:
+        return curbs
+    probes = []
+    for edge in edges:
+        p = edge.points
+        d = np.gradient(p[:, :2], axis=0)
+        d /= np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-9)
+        across = np.column_stack([-d[:, 1], d[:, 0], np.zeros(len(p))]) * CURB_PROBE
+        probes += [p + across, p - across]
+    sides = on_lane(np.concatenate(probes))
+    start = 0
+    for edge in edges:
+        p, n = edge.points, len(edge.points)
+        keep = ~(sides[start:start + n] & sides[start + n:start + 2 * n])
+        start += 2 * n
+        runs = np.split(np.arange(n), np.flatnonzero(np.diff(keep.astype(np.int8))) + 1)
+        for run in runs:
+            if keep[run[0]] and len(run) >= 2:
+                curbs.append(Boundary(p[run].copy(), edge.kind, f"{edge.source} (junction curb)"))
+    return curbs

@@ -13,7 +13,7 @@ from trackfield.driving.window import HumanWindow, ShowsHumanWindow
 class DrivingVectorEnv(ShowsHumanWindow, BatchVectorEnv):
     """``num_envs`` driving worlds; ``step`` runs them all inside C++ on ``num_threads``.
 
-    One fixed (num_envs, slots) layout: observations (num_envs, slots, 336), actions
+    One fixed (num_envs, slots) layout: observations (num_envs, slots, 337), actions
     (num_envs, slots), rewards (num_envs, slots); ``info["live"]`` is the alive mask (the
     slots in play in the returned observation; actions of other slots are ignored) and
     ``info["agent_id"]`` each slot's occupant. Ended agents leave for one step and their

@@ -107,7 +107,7 @@ def test_eval_long_world_safe_conditioning_inflated_boxes_and_clearance():
     obs, info = env.reset(seed=1)
     cfg = env._engine.drive_config
     assert cfg.dt == pytest.approx(1 / 15) and cfg.safe_conditioning and cfg.obs_inflate == pytest.approx(0.1)
-    assert obs.shape == (2, 50, 336) and info["live"].sum() == 100
+    assert obs.shape == (2, 50, 337) and info["live"].sum() == 100
     # Every agent sees the same (safe) reward-weight conditioning: the top of each penalty range.
     weights = obs[..., 325:332]
     assert np.all(weights == weights[0, 0])
@@ -297,7 +297,7 @@ def test_scripted_policy_acts_per_row_and_drives_better_than_random():
     obs, _ = env.reset(seed=0)
     for _ in range(5):
         obs, *_ = env.step(lane_keeping_policy(obs))
-    rows = obs.reshape(-1, 336)
+    rows = obs.reshape(-1, 337)
     assert list(lane_keeping_policy(rows)) == [lane_keeping_action(r) for r in rows]
     rng = np.random.default_rng(0)
     scripted = evaluate(None, worlds=2, steps=300, seed=1)

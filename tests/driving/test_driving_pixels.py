@@ -141,12 +141,12 @@ def yellow_near(frame, row, col, r=3):
 
 
 def test_rgb_array_frame_shows_a_vehicle_where_it_is():
-    env = trackfield.make("town_drive", render_mode="rgb_array", render_width=320, agents=1)
+    env = trackfield.make("town_drive", render_mode="rgb_array", render_width=960, agents=1)  # a car is ~3 px long at 960 px
     env.reset(seed=0)
     batch = env.unwrapped._engine.batch
     before = env.render()
-    assert before.shape == (320, 320, 3) and before.dtype == np.uint8
-    x0, y0, ppm = batch.render_view(0, 320)
+    assert before.shape == (960, 960, 3) and before.dtype == np.uint8
+    x0, y0, ppm = batch.render_view(0, 960)
     x, y, h = batch.vehicles(0)[0, :3]
     col, row = int((x - x0) * ppm), int((y0 - y) * ppm)
     assert yellow_near(before, row, col)  # slot 0 is yellow

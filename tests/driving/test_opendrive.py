@@ -411,3 +411,30 @@ def test_the_packaged_towns_are_small_and_credit_carla():
     assert sum((MAPS_DIR / f).stat().st_size for f in PACKAGED.values()) < 1_200_000
     assert "Computer Vision Center (CVC)" in (MAPS_DIR / "LICENSE-carla").read_text()
     assert "CARLA" in (MAPS_DIR / "README.md").read_text()
+
+
+def test_junction_curbs_are_boundaries_and_the_open_junction_is_not():
+    from trackfield.driving.engine_map import build_engine_map
+    m = load_map("Town01")
+    engine_map = build_engine_map(m)
+    points = np.concatenate([b.points for b in m.boundaries])
+    curbs = np.concatenate([b.points for b in m.boundaries if "junction curb" in b.source])
+
+    def near(p, pts, r):
+        return bool(np.any(np.sum((pts[:, :2] - p[:2]) ** 2, axis=1) < r * r))
+
+    edges = covered = 0
+    for lane in (lane for lane in m.lanes if lane.junction >= 0):
+        d = np.gradient(lane.centre[:, :2], axis=0)
+        d /= np.linalg.norm(d, axis=1, keepdims=True)
+        left = np.column_stack([-d[:, 1], d[:, 0]])
+        for i in range(0, len(lane.centre), 2):
+            c, w = lane.centre[i], lane.width[i]
+            assert not near(c, curbs, w / 2 - 0.5), lane.source  # no curb across a lane's path
+            for side in (1.0, -1.0):
+                edge = c[:2] + side * left[i] * w / 2
+                probe = edge + side * left[i] * 0.3
+                if not engine_map.is_on_road(probe[0], probe[1], c[2]):  # the road ends here: a curb
+                    edges += 1
+                    covered += near(edge, points, 1.5)
+    assert edges > 300 and covered >= 0.95 * edges  # 27% before junction curbs were read
