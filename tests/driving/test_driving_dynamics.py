@@ -1,4 +1,5 @@
-"""GIGAFLOW's bicycle dynamics through the step hook: the sign rule a(t-1) a(t) < 0 -> 0."""
+"""GIGAFLOW's bicycle dynamics through the step hook: the accelerations' sign rule a(t-1) a(t) < 0 -> 0,
+and the speed's, against the sign of the last nonzero speed."""
 import numpy as np
 import pytest
 
@@ -38,9 +39,10 @@ def test_a_reversal_spends_one_step_at_zero():
     assert rows[3, A_LONG] == pytest.approx(-4.5)
 
 
-def test_speed_from_rest_reverses_at_once_and_snaps_when_crossing():
-    rows = drive([BRAKE, BRAKE], v0=0.0)      # v(t-1) = 0: reversing starts at once
-    assert rows[1, V] < 0.0
+def test_speed_changing_direction_spends_a_step_at_zero_even_from_rest():
     rows = drive([BRAKE, BRAKE, BRAKE], v0=1.0)
     crossing = np.flatnonzero(rows[:, V] <= 0.0)[0]
     assert rows[crossing, V] == 0.0          # a forward speed never jumps straight to reverse
+    assert rows[crossing + 1, V] < 0.0       # and reverses on the next step
+    rows = drive([BRAKE, BRAKE], v0=0.0)     # at rest after forward motion (the start's sign is +)
+    assert rows[0, V] == 0.0 and rows[1, V] < 0.0
