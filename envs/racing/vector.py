@@ -35,9 +35,14 @@ class RacingVectorEnv(BatchVectorEnv):
         self._race_hook = race_state_hook(self, self.config.groups * self.scenario.cars)
 
     def reset(self, *, seed=None, options=None):
+        hook = self._race_hook
+        kept = None if hook is None or hook.extra_return is None else hook.extra_return.copy()
         obs, info = super().reset(seed=seed, options=options)
-        if self._race_hook is not None:
-            self._race_hook.vector_reset(info, self.num_agents)
+        if hook is not None:
+            hook.vector_reset(info, self.num_agents)
+            mask = self._last_reset_mask
+            if mask is not None and kept is not None:  # worlds not reset keep their episode's return
+                hook.extra_return[~mask] = kept[~mask]
         return obs, info
 
     def step(self, actions):
