@@ -267,3 +267,29 @@ def test_a_parallel_env_with_no_agent_to_control_is_refused(scenario, config, wo
         trackfield.parallel_env(scenario, **config)
     with pytest.raises(ValueError, match=word):
         trackfield.env(scenario, **config)
+
+
+# ------------------------------------------------------------ copy=False
+
+
+@pytest.mark.parametrize("scenario,config", [
+    ("academy_3_vs_1_with_keeper", {}), ("academy_3_vs_1_with_keeper", {"representation": "smm"}),
+    ("race_1v3", {}), ("race_1v3", {"agents": 2}),
+], ids=["football", "football-smm", "racing", "racing-two-agents"])
+def test_copy_false_hands_out_the_engines_buffer_and_copy_true_a_fresh_array(scenario, config):
+    views = trackfield.vector.make(scenario, num_envs=3, num_threads=1, copy=False, **config)
+    copies = trackfield.vector.make(scenario, num_envs=3, num_threads=1, **config)
+    assert views.copy is False and copies.copy is True
+    first, _ = views.reset(seed=0)
+    own, _ = copies.reset(seed=0)
+    assert np.array_equal(first, own) and not first.flags.writeable
+    action = idle(views.action_space)
+    second = views.step(action)[0]
+    assert np.shares_memory(first, second)               # the same buffer, step after step
+    after = copies.step(action)[0]
+    assert np.array_equal(second, after) and np.array_equal(first, after)   # overwritten in place
+    assert not np.shares_memory(own, after) and own.flags.writeable
+    with pytest.raises(ValueError):
+        first[...] = 0                                    # read-only: the engine's to write
+    with pytest.raises(TypeError, match="copy must be True or False"):
+        trackfield.vector.make(scenario, num_envs=2, copy="no", **config)
