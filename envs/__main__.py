@@ -16,7 +16,18 @@ DESCRIPTIONS = [
     ("trackfield.driving.evaluation", "long-run evaluation of the scripted lane keeper: rates and km per incident"),
     ("trackfield.racing.reward_sweep", "how the racing reward presets were chosen: weights over scripted behaviours"),
     ("trackfield.reward_design.bench", "reward-design speed: re-scoring, vector stepping, clip export"),
+    ("trackfield.driving.traffic_stats", "how well town_drive's built-in drivers drive: incidents per 100 km"),
+    ("trackfield.racing.racecraft", "how cleanly the built-in AI races a field: contacts, off-course, spins, clean passes"),
 ]
+
+
+def first_clause(doc: str) -> str:
+    """The docstring's first sentence or clause (up to its first ': ', '; ' or '. '),
+    whatever lines it spans."""
+    import re
+
+    paragraph = " ".join(doc.split("\n\n")[0].split())
+    return re.split(r"(?<=[^.])[:;.](?:\s|$)", paragraph, maxsplit=1)[0]
 
 
 def commands() -> list:
@@ -35,8 +46,7 @@ def commands() -> list:
             continue
         name = "trackfield." + ".".join(path.relative_to(root).with_suffix("").parts)
         if name not in known:
-            doc = ast.get_docstring(ast.parse(text)) or ""
-            known[name] = doc.splitlines()[0] if doc else ""
+            known[name] = first_clause(ast.get_docstring(ast.parse(text)) or "")
         found.append(name)
     order = [name for name, _ in DESCRIPTIONS if name in found] + sorted(set(found) - set(dict(DESCRIPTIONS)))
     return [(name, known[name]) for name in order]

@@ -122,13 +122,17 @@ def bench_vector(scenario: str, representation: str, num_envs: int, threads: int
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m trackfield.bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("domain", nargs="?", default="football", choices=["football", "racing", "driving", "rllib"])
-    parser.add_argument("--scenarios", nargs="+", default=["academy_empty_goal_close", "academy_3_vs_1_with_keeper"])
-    parser.add_argument("--representations", nargs="+", default=["raw", "simple115v2", "smm", "pixels"])
+    parser.add_argument("domain", nargs="?", default="football", choices=["football", "racing", "driving", "rllib"],
+                        help="domain to measure (default: football)")
+    parser.add_argument("--scenarios", nargs="+", default=["academy_empty_goal_close", "academy_3_vs_1_with_keeper"],
+                        help="football: scenarios to measure (rllib: the first one)")
+    parser.add_argument("--representations", nargs="+", default=["raw", "simple115v2", "smm", "pixels"],
+                        help="football: observation kinds to measure")
     parser.add_argument("--envs", type=int, default=64, help="worlds in the vector env")
     parser.add_argument("--scaling-envs", type=int, default=256,
                         help="football: worlds for the thread-scaling columns (the 1.8x target is at 256)")
-    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2],
+                        help="engine thread counts to measure (rllib: env-runner cores)")
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     parser.add_argument("--fidelity-episodes", type=int, default=1000,
                         help="random-policy episodes per academy scenario for the GRF comparison (0: skip); "

@@ -161,12 +161,15 @@ def main(argv=None) -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scenarios", nargs="+", default=["academy_empty_goal_close", "academy_empty_goal",
                                                            "academy_run_to_score_with_keeper",
-                                                           "academy_3_vs_1_with_keeper", "academy_counterattack_easy"])
-    parser.add_argument("--races", nargs="+", default=["race_time_trial", "race_1v3", "race_1v7"])
-    parser.add_argument("--drives", nargs="+", default=["town_drive"])
+                                                           "academy_3_vs_1_with_keeper", "academy_counterattack_easy"],
+                        help="football scenarios to play, each with a random and a scripted policy")
+    parser.add_argument("--races", nargs="+", default=["race_time_trial", "race_1v3", "race_1v7"],
+                        help="racing scenarios to drive, each with a random policy and the built-in AI")
+    parser.add_argument("--drives", nargs="+", default=["town_drive"],
+                        help="driving scenarios to drive, each with a random and a scripted policy")
     parser.add_argument("--race-seconds", type=float, default=60.0, help="length of each demo race")
-    parser.add_argument("--episodes", type=int, default=50)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--episodes", type=int, default=50, help="football episodes per scenario and policy")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first episode")
     args = parser.parse_args(argv)
     print(f"trackfield {trackfield.__version__}: {len(trackfield.list_scenarios())} scenarios: "
           f"{', '.join(trackfield.list_scenarios())}\n")

@@ -164,16 +164,17 @@ def race_diagnostics(program, traj) -> str:
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--base-url")
-    parser.add_argument("--model")
-    parser.add_argument("--api-key-env", default="OPENAI_API_KEY")
+    parser.add_argument("--base-url", help="an OpenAI-compatible endpoint, e.g. http://localhost:8000/v1")
+    parser.add_argument("--model", help="the model name at that endpoint (generator and judge)")
+    parser.add_argument("--api-key-env", default="OPENAI_API_KEY",
+                        help="environment variable holding the endpoint's key")
     parser.add_argument("--dry-run", action="store_true", help="test doubles instead of models; stand-in training")
-    parser.add_argument("--out", default="reward_design_runs")
-    parser.add_argument("--m", type=int, default=10)
-    parser.add_argument("--n", type=int, default=5)
-    parser.add_argument("--k", type=int, default=4)
-    parser.add_argument("--train-steps", type=int, default=50_000)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default="reward_design_runs", help="folder for reward files, clips and history")
+    parser.add_argument("--m", type=int, default=10, help="reward files generated per iteration")
+    parser.add_argument("--n", type=int, default=5, help="of those, how many (best alignment) are trained")
+    parser.add_argument("--k", type=int, default=4, help="iterations")
+    parser.add_argument("--train-steps", type=int, default=50_000, help="training steps per reward file")
+    parser.add_argument("--seed", type=int, default=0, help="seed of training and the recorded races")
     args = parser.parse_args(argv)
     if args.dry_run:
         from trackfield.reward_design.testing import ScriptedGenerator, ScriptedJudge

@@ -97,15 +97,16 @@ def greedy_score(algo, scenario="academy_empty_goal_close", episodes=100, seed=1
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--scenario", default="academy_empty_goal_close")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scenario", default="academy_empty_goal_close", help="football scenario to learn")
     parser.add_argument("--steps", type=int, default=DEFAULT_STEPS, help="env-step budget")
     parser.add_argument("--target", type=float, default=0.9, help="stop at this mean episode return")
     parser.add_argument("--env-runners", type=int, default=2, help="0: sample in this process")
-    parser.add_argument("--envs-per-runner", type=int, default=16)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--envs-per-runner", type=int, default=16, help="worlds each env runner steps as one batch")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the envs and the learner")
     parser.add_argument("--address", default=None, help="an existing Ray cluster: host:6379, ray://host:10001, auto")
-    parser.add_argument("--connect-timeout", type=float, default=30.0)
+    parser.add_argument("--connect-timeout", type=float, default=30.0,
+                        help="seconds to wait for --address before giving up")
     parser.add_argument("--tiny", action="store_true", help="a smoke test: two tiny iterations, no remote runners")
     args = parser.parse_args(argv)
 

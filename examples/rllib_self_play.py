@@ -155,19 +155,23 @@ def goal_difference_vs_ai(algo, scenario, level, episodes=2, players=1, game_dur
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--scenario", default="5_vs_5")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scenario", default="5_vs_5", help="football scenario both sides play")
     parser.add_argument("--players", type=int, default=1, help="agents per side")
     parser.add_argument("--game-duration", type=int, default=400, help="steps per game (shorter than 5_vs_5's 3,000)")
-    parser.add_argument("--iterations", type=int, default=20)
-    parser.add_argument("--league-size", type=int, default=3)
-    parser.add_argument("--snapshot-every", type=int, default=3)
-    parser.add_argument("--builtin-ai-share", type=float, default=0.25)
-    parser.add_argument("--ai-levels", type=float, nargs="+", default=list(AI_LEVELS))
-    parser.add_argument("--eval-every", type=int, default=4)
-    parser.add_argument("--eval-episodes", type=int, default=2)
-    parser.add_argument("--env-runners", type=int, default=1)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--iterations", type=int, default=20, help="training iterations")
+    parser.add_argument("--league-size", type=int, default=3, help="frozen past versions of main kept as opponents")
+    parser.add_argument("--snapshot-every", type=int, default=3,
+                        help="iterations between freezing main's weights into the league")
+    parser.add_argument("--builtin-ai-share", type=float, default=0.25,
+                        help="share of episodes whose right side is the built-in AI")
+    parser.add_argument("--ai-levels", type=float, nargs="+", default=list(AI_LEVELS),
+                        help="built-in AI difficulties to train and evaluate against")
+    parser.add_argument("--eval-every", type=int, default=4,
+                        help="iterations between evaluations against each AI level")
+    parser.add_argument("--eval-episodes", type=int, default=2, help="games per AI level in an evaluation")
+    parser.add_argument("--env-runners", type=int, default=1, help="Ray env runners (0: sample in this process)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the envs and the learner")
     parser.add_argument("--address", default=None, help="an existing Ray cluster (see rllib_ppo.py)")
     parser.add_argument("--tiny", action="store_true", help="a smoke test: two tiny iterations")
     args = parser.parse_args(argv)

@@ -93,14 +93,14 @@ def train_pair(scenario, steps, out):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--scenario", default="11_vs_11_easy_stochastic")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scenario", default="11_vs_11_easy_stochastic", help="football scenario the games use")
     parser.add_argument("--policy-a", help="a saved SB3 PPO model (.zip)")
     parser.add_argument("--policy-b", help="a saved SB3 PPO model (.zip)")
     parser.add_argument("--train-steps", type=int, default=0, help="train A and B first (PPO, this many steps each)")
     parser.add_argument("--out", default="runs/self_play", help="where --train-steps saves A and B")
     parser.add_argument("--games", type=int, default=8, help="games per pairing and side")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
     args = parser.parse_args(argv)
     if args.train_steps:
         args.policy_a, args.policy_b = train_pair(args.scenario, args.train_steps, args.out)

@@ -118,16 +118,16 @@ def write_video(model, path, scenario="academy_empty_goal_close", seed=2000, rep
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--scenario", default="academy_empty_goal_close")
-    parser.add_argument("--steps", type=int, default=300_000)
-    parser.add_argument("--envs", type=int, default=8)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--rewards", default="scoring")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scenario", default="academy_empty_goal_close", help="football scenario to learn")
+    parser.add_argument("--steps", type=int, default=300_000, help="env-step budget")
+    parser.add_argument("--envs", type=int, default=8, help="worlds in the vector env")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the envs and the learner")
+    parser.add_argument("--rewards", default="scoring", help="GRF reward: scoring or scoring,checkpoints")
     parser.add_argument("--logdir", default=None, help="TensorBoard logs, checkpoints and eval.mp4 go here")
     parser.add_argument("--checkpoint-every", type=int, default=100_000, help="env steps between checkpoints")
-    parser.add_argument("--eval-episodes", type=int, default=100)
-    parser.add_argument("--no-progress-bar", action="store_true")
+    parser.add_argument("--eval-episodes", type=int, default=100, help="greedy and random episodes after training")
+    parser.add_argument("--no-progress-bar", action="store_true", help="no progress bar while training")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     model = train(args.scenario, args.steps, args.envs, args.seed, rewards=args.rewards, verbose=0,

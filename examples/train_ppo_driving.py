@@ -220,13 +220,13 @@ def evaluate(model, episodes=100, seed=1000, deterministic=True, **task):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--steps", type=int, default=BUDGET_STEPS)
-    parser.add_argument("--envs", type=int, default=16)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--episodes", type=int, default=100)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--steps", type=int, default=BUDGET_STEPS, help="env-step budget")
+    parser.add_argument("--envs", type=int, default=16, help="worlds in the vector env")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the envs and the learner")
+    parser.add_argument("--episodes", type=int, default=100, help="episodes per evaluation")
     parser.add_argument("--eval-every", type=int, default=100_000, help="evaluate every this many training steps")
-    parser.add_argument("--logdir", default=None)
+    parser.add_argument("--logdir", default=None, help="TensorBoard logs go here")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     model = train(args.steps, args.envs, args.seed, logdir=args.logdir,

@@ -141,17 +141,17 @@ def clean_lap(model, track="technical", seconds=150.0, seed=1):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--track", default="technical")
-    parser.add_argument("--steps", type=int, default=200_000)
-    parser.add_argument("--envs", type=int, default=8)
-    parser.add_argument("--seed", type=int, default=0)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--track", default="technical", help="a shipped circuit or a track file")
+    parser.add_argument("--steps", type=int, default=200_000, help="env-step budget")
+    parser.add_argument("--envs", type=int, default=8, help="worlds in the vector env")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the envs and the learner")
     parser.add_argument("--reward", default="time_trial",
                         help="a racing preset or a reward file, e.g. the path of trackfield.reward_design.preset('gt7_baseline')")
-    parser.add_argument("--logdir", default=None)
+    parser.add_argument("--logdir", default=None, help="TensorBoard logs go here")
     parser.add_argument("--check-every", type=int, default=None,
                         help="from --check-from steps on, check the launches this often and stop at the first clean lap")
-    parser.add_argument("--check-from", type=int, default=100_000)
+    parser.add_argument("--check-from", type=int, default=100_000, help="steps before the first lap check")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     model = train(args.track, args.steps, args.envs, args.seed, logdir=args.logdir, progress_bar=False,

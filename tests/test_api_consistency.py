@@ -141,3 +141,155 @@ def test_racing_with_no_agents_is_a_race_of_ai_cars_to_watch():
     _, reward, *_ = env.step(np.zeros((0, 2), np.float32))
     assert np.shape(reward) == (0,)
     assert "0: every car is the AI's" in trackfield.racing.RacingEnv.__doc__
+
+
+# ------------------------------------------------------------ the same across domains
+
+DOMAINS = {"football": "academy_3_vs_1_with_keeper", "racing": "race_1v3"}
+
+
+def idle(space):
+    return np.zeros(space.shape, space.dtype)
+
+
+def stepped(scenario, steps=5, num_envs=3, **config):
+    env = trackfield.vector.make(scenario, num_envs=num_envs, num_threads=1, **config)
+    env.reset(seed=0)
+    for _ in range(steps):
+        env.step(idle(env.action_space))
+    return env
+
+
+@pytest.mark.parametrize("scenario", DOMAINS.values(), ids=DOMAINS.keys())
+def test_vector_reset_honours_a_state_in_every_domain(scenario):
+    env = stepped(scenario)
+    one, per_world = env.get_state(1), [env.get_state(i) for i in (2, 0, 1)]
+    follow = trackfield.vector.make(scenario, num_envs=3, num_threads=1)
+    obs, _ = follow.reset(options={"state": one})
+    assert [follow.get_state(i) for i in range(3)] == [one] * 3
+    assert all(np.array_equal(obs[i], obs[0]) for i in range(3))
+    follow.reset(options={"state": per_world})
+    assert [follow.get_state(i) for i in range(3)] == per_world
+    with pytest.raises(TypeError, match=r"list of 3 of them .* got list of length 2"):
+        follow.reset(options={"state": per_world[:2]})
+
+
+@pytest.mark.parametrize("scenario", DOMAINS.values(), ids=DOMAINS.keys())
+@pytest.mark.parametrize("entry", ["single", "vector", "parallel", "aec"])
+def test_bad_reset_options_raise_the_same_errors_in_every_domain(scenario, entry):
+    env = {"single": lambda: trackfield.make(scenario), "vector": lambda: trackfield.vector.make(scenario, num_envs=2),
+           "parallel": lambda: trackfield.parallel_env(scenario), "aec": lambda: trackfield.env(scenario)}[entry]()
+    env.reset(seed=0)
+    owner = env.unwrapped
+    state = owner.get_state(0) if entry == "vector" else owner.get_state()
+    for options in (["state"], "state", 5):
+        with pytest.raises(TypeError, match=rf"options must be a dict or None, got {type(options).__name__}"):
+            env.reset(options=options)
+    with pytest.raises(ValueError, match=r"reset: pass either seed or options\['state'\], not both"):
+        env.reset(seed=1, options={"state": state})
+    env.reset(options={"state": state})
+    assert (owner.get_state(0) if entry == "vector" else owner.get_state()) == state
+
+
+@pytest.mark.parametrize("scenario", DOMAINS.values(), ids=DOMAINS.keys())
+@pytest.mark.parametrize("entry", ["single", "vector", "parallel"])
+def test_step_after_close_raises_in_every_domain(scenario, entry):
+    env = {"single": lambda: trackfield.make(scenario), "vector": lambda: trackfield.vector.make(scenario, num_envs=2),
+           "parallel": lambda: trackfield.parallel_env(scenario)}[entry]()
+    env.reset(seed=0)
+    if entry == "parallel":
+        action = {agent: idle(env.action_space(agent)) for agent in env.agents}
+    else:
+        action = idle(env.action_space)
+    env.step(action)
+    env.close()
+    with pytest.raises(RuntimeError, match=r"step\(\) called after close\(\); make a new env"):
+        env.step(action)
+    with pytest.raises(RuntimeError, match=r"reset\(\) called after close\(\); make a new env"):
+        env.reset(seed=0)
+
+
+# ------------------------------------------------------------ reset(options={"reset_mask": ...})
+
+
+@pytest.mark.parametrize("scenario", DOMAINS.values(), ids=DOMAINS.keys())
+def test_vector_reset_mask_resets_only_the_masked_worlds(scenario):
+    env = stepped(scenario)
+    before = [env.get_state(i) for i in range(3)]
+    fresh = trackfield.vector.make(scenario, num_envs=3, num_threads=1)
+    fresh.reset(seed=7)
+    obs, _ = env.reset(seed=7, options={"reset_mask": np.array([False, True, False])})
+    assert env.get_state(0) == before[0] and env.get_state(2) == before[2]
+    assert env.get_state(1) == fresh.get_state(1)      # world 1 from (7, 1), as a full reset seeds it
+    assert np.array_equal(obs[1], fresh.reset(seed=7)[0][1])
+    env.step(idle(env.action_space))                     # and the batch plays on
+
+
+@pytest.mark.parametrize("scenario", DOMAINS.values(), ids=DOMAINS.keys())
+def test_vector_reset_mask_is_checked(scenario):
+    env = trackfield.vector.make(scenario, num_envs=3, num_threads=1)
+    with pytest.raises(RuntimeError, match=r"reset every world first"):
+        env.reset(options={"reset_mask": np.array([True, False, False])})
+    env.reset(seed=0)
+    for mask in (np.array([1, 0, 0]), np.array([True, False]), [True, False]):
+        with pytest.raises(ValueError, match=r"options\['reset_mask'\] must be a bool array of shape \(3,\)"):
+            env.reset(options={"reset_mask": mask})
+    with pytest.raises(ValueError, match=r"either options\['reset_mask'\] or options\['state'\]"):
+        env.reset(options={"reset_mask": np.ones(3, bool), "state": env.get_state(0)})
+
+
+def test_a_racing_mix_splits_a_reset_mask_and_a_state_list_over_its_scenarios():
+    mix = trackfield.vector.make(scenarios={"race_time_trial": 0.5, "race_1v1": 0.5}, num_envs=4, num_threads=1)
+    mix.reset(seed=0)
+    for _ in range(3):
+        mix.step(idle(mix.action_space))
+    parts = mix.parts
+    before = [p.get_state(i) for p in parts for i in range(p.num_envs)]
+    mix.reset(seed=3, options={"reset_mask": np.array([False, True, True, False])})
+    after = [p.get_state(i) for p in parts for i in range(p.num_envs)]
+    assert after[0] == before[0] and after[3] == before[3]
+    assert after[1] != before[1] and after[2] != before[2]
+    mix.reset(options={"state": before})
+    assert [p.get_state(i) for p in parts for i in range(p.num_envs)] == before
+    with pytest.raises(ValueError, match=r"shape \(4,\)"):
+        mix.reset(options={"reset_mask": np.ones(2, bool)})
+
+
+# ------------------------------------------------------------ a parallel env needs an agent
+
+
+@pytest.mark.parametrize("scenario,config,word", [
+    ("race_1v3", {"agents": 0}, "agents=0"),
+    ("academy_3_vs_1_with_keeper", {"number_of_left_players_agent_controls": 0}, "number_of_left_players_agent_controls=0"),
+])
+def test_a_parallel_env_with_no_agent_to_control_is_refused(scenario, config, word):
+    with pytest.raises(ValueError, match=word):
+        trackfield.parallel_env(scenario, **config)
+    with pytest.raises(ValueError, match=word):
+        trackfield.env(scenario, **config)
+
+
+# ------------------------------------------------------------ copy=False
+
+
+@pytest.mark.parametrize("scenario,config", [
+    ("academy_3_vs_1_with_keeper", {}), ("academy_3_vs_1_with_keeper", {"representation": "smm"}),
+    ("race_1v3", {}), ("race_1v3", {"agents": 2}),
+], ids=["football", "football-smm", "racing", "racing-two-agents"])
+def test_copy_false_hands_out_the_engines_buffer_and_copy_true_a_fresh_array(scenario, config):
+    views = trackfield.vector.make(scenario, num_envs=3, num_threads=1, copy=False, **config)
+    copies = trackfield.vector.make(scenario, num_envs=3, num_threads=1, **config)
+    assert views.copy is False and copies.copy is True
+    first, _ = views.reset(seed=0)
+    own, _ = copies.reset(seed=0)
+    assert np.array_equal(first, own) and not first.flags.writeable
+    action = idle(views.action_space)
+    second = views.step(action)[0]
+    assert np.shares_memory(first, second)               # the same buffer, step after step
+    after = copies.step(action)[0]
+    assert np.array_equal(second, after) and np.array_equal(first, after)   # overwritten in place
+    assert not np.shares_memory(own, after) and own.flags.writeable
+    with pytest.raises(ValueError):
+        first[...] = 0                                    # read-only: the engine's to write
+    with pytest.raises(TypeError, match="copy must be True or False"):
+        trackfield.vector.make(scenario, num_envs=2, copy="no", **config)

@@ -5,8 +5,9 @@
 
 Runs `trackfield.football.fidelity.measure` for each scenario (two processes) and prints one
 line per scenario (length ratio, then ours / GRF's share for each ending) and a summary:
-how many are inside the issue's tolerance, the deviation (the sum over scenarios and endings
-of |our share - GRF's|, in points), the mean |log| of the length ratios, the shortest ratio,
+how many are inside the tolerance (length within 0.67x-1.5x of GRF's, every ending share
+within 15 points), the deviation (the sum over scenarios and endings of |our share - GRF's|,
+in points), the mean |log| of the length ratios, the shortest ratio,
 and the four scenarios with the largest single gap. At 1,000 episodes the deviation moves by
 about 10-15 points from one seed set to the next, so compare changes over several sets.
 GRF's figures pool its two team processing orders; TEAM_ORDER=left_team_first or

@@ -84,7 +84,7 @@ constexpr float kShotZoneRadius = 12.0f;
 // came back to the shooter's team. Its kicks' technical error is not in its AI code. Ours
 // strike a share wide of a post (kAiShotWideChance) and the rest with a small error, so
 // that a wild shot misses rather than finding the keeper's hands: 112 shots in 20 games,
-// 41% scored, 37% wide, 4% held, 14% back (stop 40, error scale 8: 47%, 25%, 4%, 21%).
+// 41% scored, 37% wide, 4% held, 14% back (at `799ae16`, error scale 8: 47%, 25%, 4%, 21%).
 constexpr float kAiShotErrorScale = 0.4f;
 constexpr int kShapeRefreshSteps = 3;  // GRF's team decisions: every 0.4 s (roles, marking)
 constexpr float kInterfereReach = 2.5f;  // a hunter this near a ball in view steps in for it
@@ -695,7 +695,7 @@ void run_ai(World& w, const ScenarioConfig& sc, bool teammate_ai, BallRaceCache&
         // A team on the ball, or leaning on it (GRF's fading hold at least even), takes
         // GRF's team shape (shape.cpp): its adapted formation spot and the support position
         // round it. Otherwise ours: the start spot shifted with the ball. (GRF's shape there,
-        // and GRF's pace off the ball, were tried: docs/football_fidelity.md, stop 34.)
+        // and GRF's pace off the ball, were tried: docs/football_calibration_changelog.md, 2026-11-27.)
         Vec2 target;
         if (owner_team == team || w.m.possession_amount[team] >= 1.0f) {
           // Worked out afresh every kShapeRefreshSteps (speed: it is a fifth of a full

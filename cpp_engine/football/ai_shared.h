@@ -20,8 +20,8 @@ TeamView team_view(const ScenarioConfig& sc, int team);
 // 1.0 at medium (the academy's two levels, where it was calibrated), and half that slope
 // below medium, 1.28 at easy. GRF's difficulty moves its kicks far less (its shot and pass
 // skills enter as 1 - 0.3 x skill); with our full slope an easy AI's attack scored a fifth
-// less than GRF's easy against a random player and against AI 1.0 (docs/football_fidelity.md,
-// stop 40).
+// less than GRF's easy against a random player and against AI 1.0 (docs/football_calibration_changelog.md,
+// 2026-11-27).
 inline float ai_kick_error(float difficulty) {
   return difficulty >= 0.6f ? 1.6f - difficulty : 1.0f + 0.5f * (0.6f - difficulty);
 }

@@ -15,7 +15,7 @@ namespace {
 // difficulty): its keeper reacts in 162 ms at easy, 91 at medium, 46 at hard, 40 at 1.0.
 // An AI keeper reacts earlier or later than kKeeperReactionDelay by GRF's difference from
 // a keeper at kKeeperTimingDifficulty: 109 ms later at easy, 38 at medium, 6 earlier at
-// hard, 13 at 1.0 (docs/football_fidelity.md, stop 40).
+// hard, 13 at 1.0 (docs/football_calibration_changelog.md, 2026-11-27).
 float keeper_reaction_lag(const World& w, const ScenarioConfig& sc, int keeper) {
   if (!ai_drives(w, keeper)) return 0.0f;
   const auto grf_ms = [](float d) { return 80.0f - 40.0f * (0.3f + 0.7f * d) + 100.0f * (1.0f - d); };
@@ -289,7 +289,7 @@ void step_player_motion(World& w) {
       w.p.vy[p] = w.p.face_y[p] * speed;
     } else if (agents_dribbler) {
       // An agent's dribbler moves as GRF's; the AI's carriers keep the plain law below, which
-      // their decisions were calibrated with (docs/football_fidelity.md, stop 37).
+      // their decisions were calibrated with (docs/football_calibration_changelog.md, 2026-11-27).
       const Vec2 want{w.p.want_vx[p], w.p.want_vy[p]};
       if (!holds_run_before_turn(w, p, want)) {
         Vec2 v = dribble_velocity(player_vel(w, p), want);

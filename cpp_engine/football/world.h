@@ -153,8 +153,8 @@ inline bool ai_drives(const World& w, int p) {
 // less what sprinting has taken out of a field player. GRF's top speed does not fall with
 // fatigue at all (measured: its keeper running home 80 m in academy_empty_goal_close keeps
 // 7.2 m/s, and GetMaxVelocity reads the raw profile); the keeper already runs as GRF's, the
-// field players keep the sprint meter until GRF's team shape lands (docs/football_fidelity.md,
-// stop 31).
+// field players keep the sprint meter until GRF's team shape lands (docs/football_calibration_changelog.md,
+// 2026-11-26).
 inline float speed_of(const World& w, int p, float gait) {
   const float slowdown = w.p.role[p] == kRoleGK ? 0.0f : kTiredSlowdown * w.p.winded[p];
   return gait * w.p.pace[p] * (1.0f - slowdown);

@@ -39,6 +39,9 @@ class BatchParallelEnv(ParallelEnv):
     metadata = {"name": "trackfield_v0", "render_modes": ["rgb_array"], "is_parallelizable": True}
 
     def _attach(self, engine: BatchEngine, agent_names, render_mode=None, render_width: int = 480) -> None:
+        if not agent_names:
+            raise ValueError(f"{type(self).__name__} has no agent to control: every player, car or vehicle "
+                             "is the built-in AI's; give it at least one")
         if len(agent_names) != engine.num_agents:
             raise ValueError(f"{len(agent_names)} agent names for {engine.num_agents} agent slots")
         if render_mode not in (None, "rgb_array"):

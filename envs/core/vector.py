@@ -54,22 +54,37 @@ class BatchVectorEnv(VectorEnv):
         self.action_space = batch_of(self.single_action_space, self.num_envs)
         self._lead = (self.num_envs,) if self.num_agents == 1 else (self.num_envs, self.num_agents)
         self._ever_reset = False
+        self._last_reset_mask = None
 
     def reset(self, *, seed=None, options=None):
         """Resets every world: from ``seed`` (world i from ``(seed, i)``), or with
         ``options={"state": ...}`` restores ``get_state()`` snapshots instead: one bytes for
-        every world, or a list of ``num_envs`` (seed must then be None). Other options are
-        ignored."""
+        every world, or a list of ``num_envs`` (seed must then be None). With
+        ``options={"reset_mask": mask}`` (Gymnasium's partial reset: a bool array of shape
+        ``(num_envs,)``) only the worlds where ``mask`` is True are reset, from ``(seed, i)``
+        or, without a seed, from their own generators; the others carry on as they were and
+        the returned observations hold them as they are. Other options are ignored, as
+        Gymnasium envs do."""
         if self.closed:
             raise RuntimeError("reset() called after close(); make a new env")
         if isinstance(seed, (list, tuple)):
             raise ValueError("seed must be one int: world i is seeded from (seed, i)")
         batch = self._engine.batch
         state = _state_option(options, seed)
-        if state is not None:
+        mask = self._reset_mask(options)
+        if seed is not None:
+            check_int("seed", seed, 0, 2**64 - 1)
+        self._last_reset_mask = mask
+        if mask is not None:
+            if state is not None:
+                raise ValueError("reset: pass either options['reset_mask'] or options['state'], not both")
+            if not self._ever_reset:
+                raise RuntimeError("reset: options['reset_mask'] resets some worlds only; reset every world first")
+            for i in np.flatnonzero(mask):
+                batch.reset_one(int(i), seed)
+        elif state is not None:
             self._restore_all(state)
         elif seed is not None:
-            check_int("seed", seed, 0, 2**64 - 1)
             batch.reset_all(seed)
         elif not self._ever_reset:
             batch.reset_all(int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1))
@@ -81,6 +96,17 @@ class BatchVectorEnv(VectorEnv):
         if self.num_agents > 1:
             info["live"] = self._engine.live.copy()
         return self._observations(), info
+
+    def _reset_mask(self, options):
+        """``options["reset_mask"]`` as a bool array of shape (num_envs,), or None."""
+        if not isinstance(options, dict) or options.get("reset_mask") is None:
+            return None
+        mask = options["reset_mask"]
+        array = np.asarray(mask)
+        if array.dtype != np.bool_ or array.shape != (self.num_envs,):
+            raise ValueError(f"options['reset_mask'] must be a bool array of shape ({self.num_envs},), got "
+                             f"{type(mask).__name__} of dtype {array.dtype} and shape {array.shape}")
+        return array.copy()
 
     def _restore_all(self, state) -> None:
         states = [state] * self.num_envs if isinstance(state, (bytes, bytearray)) else state

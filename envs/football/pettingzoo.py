@@ -45,6 +45,9 @@ class FootballParallelEnv(BatchParallelEnv):
         self.config = config_from_kwargs(FootballConfig, config, "trackfield.parallel_env")
         self.scenario = load_scenario(scenario)
         names = agent_names(self.config)
+        if not names:
+            raise ValueError("number_of_left_players_agent_controls=0 and number_of_right_players_agent_controls=0 "
+                             "leave parallel_env no player to control; give either side at least one")
         if self.config.render_mode not in (None, "rgb_array"):
             raise ValueError(f"the parallel env renders with render_mode='rgb_array' (or None), "
                              f"got {self.config.render_mode!r}")

@@ -111,7 +111,7 @@ def main(argv=None) -> None:
     parser.add_argument("--opponent", default=None, help="a saved SB3 policy (.zip) for the right team")
     parser.add_argument("--width", type=int, default=960, help="window width in pixels")
     parser.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: play until closed)")
-    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=None, help="seed of the first episode (default: random)")
     args = parser.parse_args(argv)
     pygame = import_pygame("playing")
     import trackfield

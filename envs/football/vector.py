@@ -18,9 +18,16 @@ class FootballVectorEnv(BatchVectorEnv):
     ``score``, ``steps``, ``game_mode`` and ``ball_owned_team`` as arrays over worlds.
     World i is seeded from ``(seed, i)``, so world 0 reproduces ``trackfield.make(...)``
     with the same seed, whatever the thread count.
+
+    ``copy=False`` returns observations as read-only views of the engine's buffer: the
+    same arrays at every ``step()`` and ``reset()``, overwritten in place, so copy what you
+    keep past the next call (no per-step copy: 64 worlds of ``smm`` planes are 1.8 MB a
+    step; raw's integer scalars, such as ``ball_owned_team``, are still fresh arrays). See
+    ``BatchVectorEnv``.
     """
 
-    def __init__(self, scenario: str, num_envs: int, num_threads: int | None = None, **config):
+    def __init__(self, scenario: str, num_envs: int, num_threads: int | None = None, copy: bool = True,
+                 **config):
         check_int("num_envs", num_envs, 1, 1_000_000)
         num_threads = default_threads() if num_threads is None else check_int("num_threads", num_threads, 1, 1024)
         self.config = config_from_kwargs(FootballConfig, config, "trackfield.vector.make")
@@ -29,7 +36,7 @@ class FootballVectorEnv(BatchVectorEnv):
         self.scenario = load_scenario(scenario)
         engine = make_engine(self.scenario, self.config, num_envs=num_envs,
                              num_threads=min(num_threads, num_envs), autoreset=True)
-        self._attach(engine, self.config.render_mode, self.config.render_width)
+        self._attach(engine, self.config.render_mode, self.config.render_width, copy)
 
 
 __all__ = ["FootballVectorEnv"]

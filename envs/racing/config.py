@@ -18,11 +18,12 @@ COMPONENTS = tuple(_engine.racing.REWARD_COMPONENTS)
 # Reward presets: weight per component (components are negative for penalties, so every
 # weight is positive). GT Sophy's weights were never published; these are trackfield's
 # own. progress sets the scale (one step of clean driving at ~200 km/h earns about +0.55);
-# off_course_sq is the best of the grid of `trackfield.racing.reward_sweep` (the order
-# of scripted behaviours on the three shipped circuits) and the weight with which SAC
-# first drove a clean lap (examples/train_sac_racing.py): 0.1 s fully off course at
-# 200 km/h costs about 8. A wall hit costs about 2; a 20 km/h rear-end about 0.4 plus the
-# unsporting penalty of 1.
+# off_course_sq is the weight with which SAC first drove a clean lap
+# (examples/train_sac_racing.py): 0.1 s fully off course at 200 km/h costs about 8. A wall
+# hit costs about 2; a 20 km/h rear-end about 0.4 plus the unsporting penalty of 1. These
+# are hand-set: `trackfield.racing.reward_sweep` scores weights by the order they give
+# scripted behaviours on the three shipped circuits, and no set of its grid ranks them all
+# rightly (it prints the orders each set breaks).
 REWARD_PRESETS = {
     "time_trial": {"progress": 0.1, "off_course_sq": 2e-3, "wall": 5e-4, "tyre_slip": 0.5},
     "race": {"progress": 0.1, "off_course_sq": 2e-3, "wall": 5e-4, "tyre_slip": 0.5, "passing": 0.1,

@@ -108,10 +108,11 @@ class RacingEnv(BatchEnv):
     about +0.55); `python -m trackfield.racing.reward_sweep` scores a grid of the other
     weights by whether they rank scripted drives (the full-skill AI, a cautious one, late
     braking, corner cutting, a sawing wheel; in race_1v3 a driver that never brakes
-    behind a car) in the right order on the three shipped circuits, and off_course_sq =
-    2e-3 is the grid's best, also the weight with which SAC first drove a clean lap on
-    `technical`. The sweep does not separate the race terms' weights (their drives differ
-    too little), so those stay hand-set. A dict `{component: weight}` sets any weights.
+    behind a car) in the right order on the three shipped circuits. No weight set of its
+    grid ranks them all rightly (late braking on `gt` costs only tyre slip, so it outranks
+    the cautious drive; the sweep prints each order a set breaks), so the weights are
+    hand-set: off_course_sq = 2e-3 is the weight with which SAC first drove a clean lap on
+    `technical`. A dict `{component: weight}` sets any weights.
 
     ## Info
     | key | meaning |

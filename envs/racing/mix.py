@@ -94,8 +94,33 @@ class ScenarioMixVectorEnv(VectorEnv):
         seeds = [None] * len(self.parts)
         if seed is not None:
             seeds = [int(s) for s in np.random.SeedSequence(seed).generate_state(len(self.parts), np.uint32)]
-        results = [part.reset(seed=s, options=options) for part, s in zip(self.parts, seeds)]
+        results = [part.reset(seed=s, options=o) for part, s, o in zip(self.parts, seeds, self._part_options(options))]
         return self._join(results)
+
+    def _part_options(self, options) -> list:
+        """reset's options for each part: a per-world ``state`` list and a ``reset_mask``
+        are split by the parts' worlds; anything else goes to every part as it is."""
+        if not isinstance(options, dict):
+            return [options] * len(self.parts)  # each part refuses it with the usual message
+        spans = list(zip(self._slices[:-1], self._slices[1:]))
+        out = [dict(options) for _ in self.parts]
+        state = options.get("state")
+        if isinstance(state, (list, tuple)):
+            if len(state) != self.num_envs:
+                raise TypeError(f"options['state'] must be bytes from get_state() (every world) or a list of "
+                                f"{self.num_envs} of them (one per world), got {type(state).__name__} of "
+                                f"length {len(state)}")
+            for o, (a, b) in zip(out, spans):
+                o["state"] = list(state[a:b])
+        mask = options.get("reset_mask")
+        if mask is not None:
+            array = np.asarray(mask)
+            if array.dtype != np.bool_ or array.shape != (self.num_envs,):
+                raise ValueError(f"options['reset_mask'] must be a bool array of shape ({self.num_envs},), got "
+                                 f"{type(mask).__name__} of dtype {array.dtype} and shape {array.shape}")
+            for o, (a, b) in zip(out, spans):
+                o["reset_mask"] = array[a:b]
+        return out
 
     def step(self, actions):
         actions = np.asarray(actions)

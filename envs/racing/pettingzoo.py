@@ -15,7 +15,7 @@ class RacingParallelEnv(BatchParallelEnv):
     """Racing as a PettingZoo ``ParallelEnv``.
 
     Agents are ``"car_0" .. "car_{k-1}"`` for the first ``agents`` cars of each group
-    (default 1; with ``groups=g`` the names run on over the groups: group 1's first car
+    (default 1, at least 1; with ``groups=g`` the names run on over the groups: group 1's first car
     is ``car_{agents}``); the scenario's other cars are driven by the built-in AI. All
     other keywords are :class:`trackfield.racing.env.RacingEnv`'s.
 
@@ -31,6 +31,9 @@ class RacingParallelEnv(BatchParallelEnv):
 
     def __init__(self, scenario: str = "race_1v1", **config):
         self.config = config_from_kwargs(RacingConfig, config, "trackfield.parallel_env")
+        if self.config.agents == 0:
+            raise ValueError("agents=0 leaves parallel_env no car to control; trackfield.make(..., agents=0) "
+                             "or trackfield.vector.make(..., agents=0) race the AI cars alone")
         self.scenario = load_racing_scenario(scenario, self.config.section)
         if self.config.render_mode not in (None, "rgb_array"):
             raise ValueError(f"the parallel env renders with render_mode='rgb_array' (or None), "

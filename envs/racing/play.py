@@ -65,13 +65,13 @@ def read_inputs(pygame, joystick):
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m trackfield.racing.play", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--scenario", default="race_1v3")
+    parser.add_argument("--scenario", default="race_1v3", help="racing scenario to drive")
     parser.add_argument("--track", default=None, help="a shipped circuit or a track file (default: the scenario's)")
-    parser.add_argument("--car", default="gt3", choices=["road", "gt3", "prototype"])
+    parser.add_argument("--car", default="gt3", choices=["road", "gt3", "prototype"], help="the car you drive")
     parser.add_argument("--reverse", action="store_true", help="allow reverse (brake held at a standstill)")
     parser.add_argument("--width", type=int, default=960, help="window width in pixels")
     parser.add_argument("--frames", type=int, default=0, help="stop after this many steps (0: drive until closed)")
-    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=None, help="seed of the launch (default: random)")
     args = parser.parse_args(argv)
     pygame = import_pygame("driving")
     import trackfield

@@ -19,9 +19,15 @@ class RacingVectorEnv(BatchVectorEnv):
     ``off_course_s``, ``wall_s``, ``contact_s`` and ``best_lap_s``. World i is seeded
     from ``(seed, i)``, so world 0 reproduces ``trackfield.make(...)`` with the same
     seed, whatever the thread count.
+
+    ``copy=False`` returns observations as read-only views of the engine's buffer: the
+    same array at every ``step()`` and ``reset()``, overwritten in place, so copy what you
+    keep past the next call (see ``BatchVectorEnv``). A scenario mix (``scenarios=``) joins
+    its parts' observations, so it returns a new array either way.
     """
 
-    def __init__(self, scenario: str, num_envs: int, num_threads: int | None = None, **config):
+    def __init__(self, scenario: str, num_envs: int, num_threads: int | None = None, copy: bool = True,
+                 **config):
         check_int("num_envs", num_envs, 1, 1_000_000)
         num_threads = default_threads() if num_threads is None else check_int("num_threads", num_threads, 1, 1024)
         self.config = config_from_kwargs(RacingConfig, config, "trackfield.vector.make")
@@ -31,13 +37,18 @@ class RacingVectorEnv(BatchVectorEnv):
         engine = make_engine(self.scenario, self.config, num_envs=num_envs,
                              num_threads=min(num_threads, num_envs), autoreset=True)
         self.track = engine.track
-        self._attach(engine, self.config.render_mode, self.config.render_width)
+        self._attach(engine, self.config.render_mode, self.config.render_width, copy)
         self._race_hook = race_state_hook(self, self.config.groups * self.scenario.cars)
 
     def reset(self, *, seed=None, options=None):
+        hook = self._race_hook
+        kept = None if hook is None or hook.extra_return is None else hook.extra_return.copy()
         obs, info = super().reset(seed=seed, options=options)
-        if self._race_hook is not None:
-            self._race_hook.vector_reset(info, self.num_agents)
+        if hook is not None:
+            hook.vector_reset(info, self.num_agents)
+            mask = self._last_reset_mask
+            if mask is not None and kept is not None:  # worlds not reset keep their episode's return
+                hook.extra_return[~mask] = kept[~mask]
         return obs, info
 
     def step(self, actions):

@@ -51,7 +51,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m trackfield.reward_design.bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--steps", type=int, default=600, help="steps of the recorded 20-car race")
-    parser.add_argument("--vector-steps", type=int, default=100)
+    parser.add_argument("--vector-steps", type=int, default=100,
+                        help="steps of each 64-world vector env in the vector part")
     parser.add_argument("--only", choices=("rescore-tac", "vector", "clips"), help="run one part only")
     args = parser.parse_args(argv)
     if args.only in (None, "rescore-tac"):
