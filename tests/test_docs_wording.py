@@ -30,7 +30,7 @@ def _files():
     files += sorted((ROOT / "envs").rglob("*.py"))
     files += sorted((ROOT / "examples").glob("*.py"))
     files += sorted((ROOT / "tools").glob("*.py"))
-    for domain in ("common", "football", "racing", "bindings"):
+    for domain in ("common", "football", "racing", "driving", "bindings", "tests"):
         for ext in ("*.cpp", "*.h"):
             files += sorted((ROOT / "cpp_engine" / domain).rglob(ext))
     return [f for f in files if f.is_file()]

@@ -112,7 +112,7 @@ inline void note_sign(double value, int8_t& last) {
 
 inline double bicycle_clip(double x, double lo, double hi) { return std::min(std::max(x, lo), hi); }
 
-// One step of agent i with jerks (j_long, j_lat) over dt (the steps 1-4); a
+// One step of agent i with jerks (j_long, j_lat) over dt (GIGAFLOW's steps 1-4); a
 // template over the storage, like sample_vehicle.
 template <typename State>
 void step_vehicle(State& s, int i, double j_long, double j_lat, double dt) {

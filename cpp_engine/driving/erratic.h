@@ -2,7 +2,7 @@
 // vehicles and up to 10% brake suddenly. They are flagged (info["erratic"]) so that trainers
 // can drop their experience; the others learn to live with them.
 //
-// Rules (ours where the issue is silent):
+// Rules (ours where the paper is silent):
 // - At each reset a world draws its blind share U(0, blind_share_max) and its braker share
 //   U(0, brake_share_max); the number of agents is the share times the agent count, rounded
 //   stochastically (unbiased) and capped at floor(max share * agents), so a world never has

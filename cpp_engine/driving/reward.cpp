@@ -1,4 +1,4 @@
-// GIGAFLOW's reward terms (table in the issue; weights and the 30-s bound in reward.h).
+// GIGAFLOW's reward terms (GIGAFLOW's Table A2; weights and the 30-s bound in reward.h).
 #include "driving/reward.h"
 
 #include <algorithm>

@@ -163,7 +163,7 @@ TEST(driving_lights_fixed_timings_are_carlas_defaults_without_removals) {
 
 TEST(driving_lights_removal_rates) {
   LightLayout layout = two_junctions();
-  LightConfig cfg;  // the rates: 0.2, 0.2, 0.2, 0.05
+  LightConfig cfg;  // GIGAFLOW's rates: 0.2, 0.2, 0.2, 0.05
   Rng rng;
   rng_seed(rng, 11, 0);
   const int episodes = 20000;

@@ -389,12 +389,12 @@ def main(argv=None) -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog="From the command line it evaluates the scripted lane keeper.")
     parser.add_argument("--map", default=None, help="a packaged town (Town01-07, Town10HD), a .xodr/.json path; default: a generated town")
-    parser.add_argument("--town-seed", type=int, default=0)
-    parser.add_argument("--worlds", type=int, default=8)
+    parser.add_argument("--town-seed", type=int, default=0, help="seed of the generated town (without --map)")
+    parser.add_argument("--worlds", type=int, default=8, help="worlds stepped together in one batch")
     parser.add_argument("--km", type=float, default=None, help="km to drive in all (default 100)")
     parser.add_argument("--steps", type=int, default=None, help="batch steps instead of --km")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the run: the worlds and their episodes follow from it")
+    parser.add_argument("--threads", type=int, default=None, help="engine threads (default: the CPUs this process may use)")
     parser.add_argument("--no-recorder", action="store_true", help="run without the incident recorder")
     args = parser.parse_args(argv)
     km = args.km if args.km is not None or args.steps is not None else 100.0
