@@ -8,6 +8,7 @@ from trackfield.core.single import BatchEnv
 from trackfield.driving.config import DrivingConfig
 from trackfield.driving.engine import make_engine
 from trackfield.driving.scenarios import load_driving_scenario
+from trackfield.driving.window import frame
 
 
 class DrivingEnv(BatchEnv):
@@ -225,6 +226,17 @@ class DrivingEnv(BatchEnv):
         if self.scenario.controlled == "ego":
             info["traffic"] = self._engine.batch.traffic(0)
         return info
+
+    def render(self):
+        if self.render_mode is None or self.config.render_view == "town":
+            return super().render()
+        image = frame(self._engine, 0, self._render_width, self.config.render_view)
+        if self.render_mode == "rgb_array":
+            return image
+        from trackfield.core.render import show_frame
+
+        self._window = show_frame(self._window, image, self.metadata["render_fps"])
+        return None
 
     def ai_action(self):
         """The built-in driver's action for the ego (the driver of the traffic, see
