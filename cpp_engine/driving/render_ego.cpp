@@ -74,7 +74,7 @@ struct EgoFrame {
     };
     box(-hl - grow, hl + grow, hw + grow, kOutline);
     box(-hl, hl, hw, col);
-    const double band = std::min(0.25 * length, 0.8);
+    const double band = std::min(0.2 * length, 0.8);  // from 0.1 length ahead of the centre
     box(hl - 2.0 * band, hl - band, 0.8 * hw, kWindscreen);
   }
 };
