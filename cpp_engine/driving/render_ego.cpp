@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "common/raster.h"
+#include "driving/map.h"
 #include "driving/render.h"
 #include "driving/route_walk.h"
 #include "driving/step.h"
@@ -23,6 +24,8 @@ constexpr Color kGreenLight{40, 220, 60}, kYellowLight{250, 210, 30}, kRedLight{
 
 constexpr double kDashMetres = 3.0;     // dashes and gaps of a divider between same-direction lanes
 constexpr double kArrowSpacing = 16.0;  // m between direction arrows along a lane
+constexpr double kShortestArrowedLane = 6.0;  // m
+constexpr double kBeyondEdgeMetres = 0.6;      // where a lane's side looks for road beyond it
 constexpr float kRouteSpacing = 2.0f;   // m between the route line's points
 constexpr int kRoutePoints = 64;        // the route line's budget (all legs together)
 
@@ -92,7 +95,8 @@ void draw_route(const EgoFrame& f, const DriveWorld& w, const DriveMap& dm, int 
     int k = 0;
     // The walk goes on past the goal: stop where it comes within one spacing of it (the
     // first leg's route distance is known, so it stops there).
-    const int first_leg = g == w.goal_index[a] ? static_cast<int>(w.goal_route_m[a] / kRouteSpacing) : n;
+    const float legs = w.goal_route_m[a] / kRouteSpacing;  // +inf when the goal is unreachable
+    const int first_leg = g == w.goal_index[a] && legs >= 0.0f && legs < n ? static_cast<int>(legs) : n;
     for (; k < std::min(n, first_leg); ++k) {
       const double dx = pts[k].x - goal.x, dy = pts[k].y - goal.y;
       if (dx * dx + dy * dy < kRouteSpacing * kRouteSpacing) break;
@@ -107,22 +111,39 @@ void draw_route(const EgoFrame& f, const DriveWorld& w, const DriveMap& dm, int 
   }
 }
 
-// Dividers, edges and direction arrows of one lane, from its centre points and widths.
+// Whether road lies just beyond one side of lane l at its middle point (side +1: left, -1:
+// right): the lanes of the other direction, so that edge is the centre line.
+bool road_beyond(const Map& map, int l, int side) {
+  const int64_t k = (map.lane_offsets[l] + map.lane_offsets[l + 1] - 1) / 2;
+  const double out = side * (0.5 * map.width[k] + kBeyondEdgeMetres);
+  return point_on_road(map, map.px[k] - map.point_sin[k] * out, map.py[k] + map.point_cos[k] * out, map.pz[k]);
+}
+
+// Dividers, edges and direction arrows of one lane, from its centre points and widths. A
+// side with a same-direction neighbour gets a dashed divider (drawn from the right-hand
+// lane of the two); one without gets a solid line, yellow where the other direction's
+// lanes lie beyond it (the centre line, on the left in right-hand traffic and on the
+// right in left-hand traffic), white at the road's edge.
 void draw_lane_markings(const EgoFrame& f, const Map& map, int l, float line_px) {
   const int64_t p0 = map.lane_offsets[l], p1 = map.lane_offsets[l + 1];
-  const bool junction = map.junction[l] >= 0;
-  const bool dashed = map.left[l] >= 0, right_edge = map.right[l] < 0;
+  if (map.junction[l] >= 0) return;  // junction lanes cross each other: no markings
+  const bool dashed = map.left[l] >= 0, right_line = map.right[l] < 0;
+  Color left_colour = kEdge, right_colour = kEdge;
+  bool sides_known = false;
   for (int64_t k = p0; k + 1 < p1; ++k) {
     if (!f.near(map.px[k], map.py[k], 0.5 * map.width[k] + 2.0)) continue;
-    if (junction) continue;  // junction lanes cross each other: no markings
+    if (!sides_known) {  // once per lane in view
+      if (!dashed && road_beyond(map, l, 1)) left_colour = kCentre;
+      if (right_line && road_beyond(map, l, -1)) right_colour = kCentre;
+      sides_known = true;
+    }
     const double c0 = map.point_cos[k], s0 = map.point_sin[k];
     const double c1 = k + 2 < p1 ? map.point_cos[k + 1] : c0, s1 = k + 2 < p1 ? map.point_sin[k + 1] : s0;
     const double h0 = 0.5 * map.width[k], h1 = 0.5 * map.width[k + 1];
-    // Left edge: dashed between same-direction lanes, else solid (the centre line or the road's edge).
     const double lx0 = map.px[k] - s0 * h0, ly0 = map.py[k] + c0 * h0;
     const double lx1 = map.px[k + 1] - s1 * h1, ly1 = map.py[k + 1] + c1 * h1;
     if (!dashed) {
-      f.thick(lx0, ly0, lx1, ly1, line_px, kCentre);
+      f.thick(lx0, ly0, lx1, ly1, line_px, left_colour);
     } else {
       const double sa = map.point_s[k], sb = map.point_s[k + 1];
       // Only the parts of [sa, sb] inside a dash: dash j covers [2j, 2j + 1) x kDashMetres.
@@ -134,15 +155,15 @@ void draw_lane_markings(const EgoFrame& f, const Map& map, int l, float line_px)
                 line_px, kDivider);
       }
     }
-    if (right_edge) {
+    if (right_line) {
       f.thick(map.px[k] + s0 * h0, map.py[k] - c0 * h0, map.px[k + 1] + s1 * h1, map.py[k + 1] - c1 * h1, line_px,
-              kEdge);
+              right_colour);
     }
   }
-  if (junction) return;
-  // Direction arrows, kArrowSpacing apart, half a spacing in from the lane's start (a short
-  // lane gets one in its middle).
+  // Direction arrows, kArrowSpacing apart, half a spacing in from the lane's start (a lane
+  // shorter than a spacing gets one in its middle, one shorter than kShortestArrowedLane none).
   const double length = map.lane_length[l];
+  if (length < kShortestArrowedLane) return;  // a short piece between two others: its neighbours' arrows do
   double at = length < kArrowSpacing ? 0.5 * length : 0.5 * kArrowSpacing;
   int64_t k = p0;
   for (; at < length; at += kArrowSpacing) {
@@ -238,7 +259,8 @@ void render_ego(const DriveWorld& w, const DriveConfig& cfg, int slot, uint8_t* 
   const int ts = std::max(1, size / 240), gh = raster::kGlyphHeight * ts;
   std::snprintf(speed, sizeof speed, "%.1f M/S", v.v[a]);
   if (has_goal)
-    std::snprintf(goal, sizeof goal, "GOAL %d/%d %.0f M", w.goal_index[a] + 1, w.goal_count[a], w.goal_route_m[a]);
+    std::snprintf(goal, sizeof goal, std::isfinite(w.goal_route_m[a]) ? "GOAL %d/%d %.0f M" : "GOAL %d/%d --",
+                  w.goal_index[a] + 1, w.goal_count[a], w.goal_route_m[a]);
   const int text_w = std::max(raster::text_width(speed, ts), has_goal ? raster::text_width(goal, ts) : 0);
   raster::fill_rect_px(f.canvas, 0, 0, text_w + 7 * ts, (has_goal ? 2 * gh + 9 * ts : gh + 7 * ts), kOutline);
   raster::text(f.canvas, 4 * ts, 4 * ts, speed, ts, kText);
