@@ -83,7 +83,7 @@ class DrivingConfig:
     action: str = "discrete"
     observation: str = "flat"
     feature_dropout: bool = False   # sets only: drop 50% of lane and 40% of boundary points per agent and step
-    render_mode: str | None = None  # "rgb_array": the whole map top-down (render_width square); "human": in a window
+    render_mode: str | None = None  # "rgb_array": a render_width square frame of render_view; "human": in a window
     render_width: int = 480
     render_view: str = "town"       # "town": the whole map, north up; "ego": 60 m around the ego, its heading up
 
