@@ -11,7 +11,8 @@
 // white at the right edge; none inside junctions), a direction arrow every 16 m of each
 // lane, traffic lights (a band behind the stop line and a disc past it, in the light's
 // colour), the route ahead through the remaining goals (light blue), the goals (magenta:
-// the current one filled, later ones dark, the final one with a target centre), other
+// the current one filled, later ones dark, the final one with a target centre; an
+// arrowhead at the frame's edge points to a current goal beyond it), other
 // vehicles as outlined boxes with a windscreen at the front (agents orange, built-in
 // drivers blue, obstacles grey), the agent itself yellow, and its speed and goal distance
 // as text. No allocation.

@@ -185,6 +185,25 @@ void draw_lane_markings(const EgoFrame& f, const Map& map, int l, float line_px)
   }
 }
 
+// Where the current goal lies outside the frame: a magenta arrowhead at the frame's edge,
+// on the straight line from the ego towards it.
+void draw_goal_pointer(const EgoFrame& f, const Goal& goal, int size) {
+  float u, v;
+  f.to_px(goal.x, goal.y, &u, &v);
+  const float h = static_cast<float>(f.half), du = u - h, dv = v - h;
+  if (std::fabs(du) < h && std::fabs(dv) < h) return;  // on the frame: its disc shows
+  const float len = std::sqrt(du * du + dv * dv), ux = du / len, uy = dv / len;
+  const float unit = std::max(1.0f, size / 480.0f), margin = 4.0f * unit;
+  const float reach = std::min((h - margin) / std::max(std::fabs(ux), 1e-6f), (h - margin) / std::max(std::fabs(uy), 1e-6f));
+  const float tx = h + ux * reach, ty = h + uy * reach, back = 16.0f * unit, wide = 8.0f * unit;
+  const float bx = tx - ux * back, by = ty - uy * back;
+  const float xs[3] = {tx, bx - uy * wide, bx + uy * wide}, ys[3] = {ty, by + ux * wide, by - ux * wide};
+  const float ox[3] = {tx + ux * 2 * unit, bx - uy * (wide + 2 * unit) - ux * unit, bx + uy * (wide + 2 * unit) - ux * unit};
+  const float oy[3] = {ty + uy * 2 * unit, by + ux * (wide + 2 * unit) - uy * unit, by - ux * (wide + 2 * unit) - uy * unit};
+  raster::fill_convex_px(f.canvas, ox, oy, 3, kOutline);
+  raster::fill_convex_px(f.canvas, xs, ys, 3, kGoalColor);
+}
+
 }  // namespace
 
 int render_ego_slot(const DriveWorld& w, const DriveConfig& cfg, int slot) {
@@ -265,6 +284,7 @@ void render_ego(const DriveWorld& w, const DriveConfig& cfg, int slot, uint8_t* 
   raster::fill_rect_px(f.canvas, 0, 0, text_w + 7 * ts, (has_goal ? 2 * gh + 9 * ts : gh + 7 * ts), kOutline);
   raster::text(f.canvas, 4 * ts, 4 * ts, speed, ts, kText);
   if (has_goal) raster::text(f.canvas, 4 * ts, 6 * ts + gh, goal, ts, kText);
+  if (has_goal) draw_goal_pointer(f, w.goals[a][w.goal_index[a]], size);
 }
 
 }  // namespace trackfield::driving

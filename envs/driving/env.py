@@ -179,7 +179,8 @@ class DrivingEnv(BatchEnv):
     right edge (none inside junctions), a grey arrow every 16 m of each lane in its direction of travel, each lit
     traffic light as a band behind its stop line and a disc past it in its colour, the
     route ahead through the remaining goals as a light-blue line, the goals as magenta
-    discs (the current one bright, later ones dark, the final one with a target centre),
+    discs (the current one bright, later ones dark, the final one with a target centre;
+    a magenta arrowhead at the frame's edge points to a current goal beyond it),
     other vehicles as outlined boxes with a light windscreen at the front (agents orange,
     built-in drivers blue, static obstacles grey), the ego yellow, and the ego's speed and
     route distance to its current goal in the top-left corner. In the whole-town view
