@@ -132,3 +132,29 @@ def test_human_mode_shows_the_ego_view(monkeypatch):
         shown = pygame.surfarray.array3d(pygame.display.get_surface()).swapaxes(0, 1)
         assert mask(shown[44:52, 44:52], EGO).any()  # the ego at the window's centre
         env.close()
+
+
+GOAL = (230, 60, 220)
+ROUTE = (70, 200, 255)
+
+
+def test_route_and_goal_are_drawn_and_a_far_goal_is_pointed_at():
+    near = ego_env(goal_distance=(15.0, 25.0), waypoints=0)
+    near.reset(seed=0)
+    frame = near.render()
+    assert mask(frame, GOAL).sum() > 200  # a 2 m disc at 8 px/m
+    assert mask(frame, ROUTE).sum() > 50
+    far = ego_env(waypoints=0)
+    for seed in range(10):
+        far.reset(seed=seed)
+        batch = far.unwrapped._engine.batch
+        x, y = batch.vehicles(0)[0, :2]
+        goals, current = batch.goals(0, 0)
+        gx, gy = goals[current][2:4]
+        if np.hypot(gx - x, gy - y) < 60:
+            continue
+        goal = mask(far.render(), GOAL)
+        assert 20 < goal.sum() < 400, seed  # the arrowhead ...
+        assert not goal[40:-40, 40:-40].any(), seed  # ... at the frame's edge
+        return
+    pytest.fail("no episode with a goal 60 m away in 10 seeds")
