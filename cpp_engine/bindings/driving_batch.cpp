@@ -220,6 +220,23 @@ void bind_driving_batch(py::module_& m) {
         return img;
       }, py::arg("index") = 0, py::arg("width") = 480,
          "An RGB top-down view (width x width x 3) of world `index`: the whole map, north up (render.h).")
+      .def("render_ego", [](PyDriveBatch& pb, int i, int width, int slot) {
+        if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
+        if (width < 64 || width > 4096) throw py::value_error("width must be in [64, 4096], got " + std::to_string(width));
+        if (slot < 0 || slot >= dr::kMaxAgents)
+          throw py::value_error("slot must be in [0, " + std::to_string(dr::kMaxAgents - 1) + "], got " + std::to_string(slot));
+        py::array_t<uint8_t> img({width, width, 3});
+        uint8_t* out = img.mutable_data();
+        const dr::DriveWorld& w = pb.batch->world(i);
+        const dr::DriveConfig& cfg = pb.batch->config();
+        {
+          py::gil_scoped_release release;
+          dr::render_ego(w, cfg, slot, out, width);
+        }
+        return img;
+      }, py::arg("index") = 0, py::arg("width") = 480, py::arg("slot") = 0,
+         "An RGB view (width x width x 3) of world `index` around agent `slot` (the first live controlled slot "
+         "when it is not alive), its heading up, 60 m across (render.h).")
       .def("render_view", [](PyDriveBatch& pb, int i, int width) {
         if (i < 0 || i >= pb.batch->num_envs()) throw py::index_error("env index out of range");
         const dr::RenderView v = dr::render_view(dr::world_map(pb.batch->world(i), pb.batch->config()), width);

@@ -49,6 +49,19 @@ struct Frame {
   }
 };
 
+constexpr Color kRingOutline{0, 0, 0};
+
+// The pixels whose centres lie between radii r0 and r1 of (cx, cy).
+void ring_px(const raster::Canvas& c, float cx, float cy, float r0, float r1, Color col) {
+  const int y0 = std::max(0, static_cast<int>(std::floor(cy - r1))), y1 = std::min(c.height - 1, static_cast<int>(cy + r1));
+  const int x0 = std::max(0, static_cast<int>(std::floor(cx - r1))), x1 = std::min(c.width - 1, static_cast<int>(cx + r1));
+  for (int y = y0; y <= y1; ++y)
+    for (int x = x0; x <= x1; ++x) {
+      const float dx = x + 0.5f - cx, dy = y + 0.5f - cy, d2 = dx * dx + dy * dy;
+      if (d2 >= r0 * r0 && d2 < r1 * r1) raster::put(c, x, y, col);
+    }
+}
+
 Color light_color(LightColour c) { return c == kRed ? kRedLight : c == kYellow ? kYellowLight : kGreenLight; }
 
 }  // namespace
@@ -99,6 +112,15 @@ void render_world(const DriveWorld& w, const DriveConfig& cfg, uint8_t* rgb, int
     if (w.state[i] != kAlive) continue;
     const Color col = i >= kMaxAgents ? kObstacle : i >= controlled ? kBuiltin : i == 0 ? kFirstAgent : kAgent;
     f.box(v.x[i], v.y[i], v.heading[i], v.length[i], v.width[i], col);
+  }
+  // Slot 0's ring: a fixed pixel size, so the ego shows on a map of any size.
+  if (w.state[0] == kAlive && controlled > 0) {
+    float u, vv;
+    f.to_px(v.x[0], v.y[0], &u, &vv);
+    const float r = std::max(6.0f, size / 60.0f), t = std::max(1.5f, size / 320.0f);
+    ring_px(f.canvas, u, vv, r + t, r + 2.0f * t, kRingOutline);
+    ring_px(f.canvas, u, vv, r, r + t, kFirstAgent);
+    ring_px(f.canvas, u, vv, r - t, r, kRingOutline);
   }
 }
 

@@ -12,6 +12,7 @@ MAX_STATIC_OBSTACLES = 50
 ACTIONS = ("discrete", "box")
 OBSERVATIONS = ("flat", "sets", "pixels")
 RENDER_MODES = (None, "rgb_array", "human")
+RENDER_VIEWS = ("town", "ego")
 CONDITIONING = ("random", "safe")
 MAX_GOAL_DISTANCE_M = 10_000.0
 
@@ -82,8 +83,9 @@ class DrivingConfig:
     action: str = "discrete"
     observation: str = "flat"
     feature_dropout: bool = False   # sets only: drop 50% of lane and 40% of boundary points per agent and step
-    render_mode: str | None = None  # "rgb_array": the whole map top-down (render_width square); "human": in a window
+    render_mode: str | None = None  # "rgb_array": a render_width square frame of render_view; "human": in a window
     render_width: int = 480
+    render_view: str = "town"       # "town": the whole map, north up; "ego": 60 m around the ego, its heading up
 
     def __post_init__(self):
         self._apply_preset()
@@ -147,6 +149,7 @@ class DrivingConfig:
                              f"got observation={self.observation!r}")
         check_choice("render_mode", self.render_mode, RENDER_MODES)
         check_int("render_width", self.render_width, 64, 4096)
+        check_choice("render_view", self.render_view, RENDER_VIEWS)
 
     def _apply_preset(self):
         if self.preset is not None and self.preset not in PRESETS:

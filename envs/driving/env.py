@@ -8,6 +8,7 @@ from trackfield.core.single import BatchEnv
 from trackfield.driving.config import DrivingConfig
 from trackfield.driving.engine import make_engine
 from trackfield.driving.scenarios import load_driving_scenario
+from trackfield.driving.window import frame
 
 
 class DrivingEnv(BatchEnv):
@@ -165,8 +166,25 @@ class DrivingEnv(BatchEnv):
     | action | str | "discrete" | "discrete" (12) or "box" |
     | observation | str | "flat" | "flat", "sets" or "pixels" |
     | feature_dropout | bool | False | sets only: drop 50% of lane and 40% of boundary points per agent and step |
-    | render_mode | str or None | None | "rgb_array": `render()` returns the whole map top-down, north up, in a square frame (lanes, boundaries, stop lines in their light's colour, vehicles: slot 0 yellow, other agents orange, built-in drivers blue, static obstacles grey; agents' goals magenta); "human": the same in a pygame window (vector env: world 0) |
+    | render_mode | str or None | None | "rgb_array": `render()` returns a square RGB frame of the `render_view`; "human": the same in a pygame window (vector env: world 0) |
     | render_width | int | 480 | side of the rendered frame, px |
+    | render_view | str | "town" | "town": the whole map, north up (lanes, boundaries, stop lines in their light's colour, vehicles: slot 0 yellow and ringed, other agents orange, built-in drivers blue, static obstacles grey; agents' goals magenta); "ego": 60 m around the ego (slot 0), its heading up (see Rendering) |
+
+    ## Rendering
+    `render_view="ego"` follows the ego (a vector env: each world's slot 0; a parallel
+    env: world 0's; the first live agent while slot 0 is empty) in a 60 m square, its
+    heading up and its centre at the middle of the frame: road grey, lane dividers white
+    and dashed between lanes of one direction, solid yellow on a lane's left where no lane
+    of its direction lies there (the centre line, or the road's edge), solid white at its
+    right edge (none inside junctions), a grey arrow every 16 m of each lane in its direction of travel, each lit
+    traffic light as a band behind its stop line and a disc past it in its colour, the
+    route ahead through the remaining goals as a light-blue line, the goals as magenta
+    discs (the current one bright, later ones dark, the final one with a target centre;
+    a magenta arrowhead at the frame's edge points to a current goal beyond it),
+    other vehicles as outlined boxes with a light windscreen at the front (agents orange,
+    built-in drivers blue, static obstacles grey), the ego yellow, and the ego's speed and
+    route distance to its current goal in the top-left corner. In the whole-town view
+    slot 0 has a yellow ring of a fixed size in pixels, so it shows on the largest map.
 
     ## Presets and noise
     `obs_noise` perturbs only what the ego observes of itself (the world is unchanged, and
@@ -225,6 +243,17 @@ class DrivingEnv(BatchEnv):
         if self.scenario.controlled == "ego":
             info["traffic"] = self._engine.batch.traffic(0)
         return info
+
+    def render(self):
+        if self.render_mode is None or self.config.render_view == "town":
+            return super().render()
+        image = frame(self._engine, 0, self._render_width, self.config.render_view)
+        if self.render_mode == "rgb_array":
+            return image
+        from trackfield.core.render import show_frame
+
+        self._window = show_frame(self._window, image, self.metadata["render_fps"])
+        return None
 
     def ai_action(self):
         """The built-in driver's action for the ego (the driver of the traffic, see

@@ -6,7 +6,7 @@ from trackfield.core.pettingzoo import BatchParallelEnv
 from trackfield.driving.config import DrivingConfig
 from trackfield.driving.engine import make_engine
 from trackfield.driving.scenarios import load_driving_scenario
-from trackfield.driving.window import HumanWindow, ShowsHumanWindow
+from trackfield.driving.window import HumanWindow, ShowsHumanWindow, frame
 
 
 class DrivingParallelEnv(ShowsHumanWindow, BatchParallelEnv):
@@ -32,7 +32,9 @@ class DrivingParallelEnv(ShowsHumanWindow, BatchParallelEnv):
         human = self.config.render_mode == "human"
         self._attach(engine, [f"slot_{k}" for k in range(engine.num_agents)],
                      None if human else self.config.render_mode, self.config.render_width)
-        self._human = HumanWindow(engine, self.config.render_width, self.metadata["render_fps"]) if human else None
+        self._render_view = self.config.render_view
+        self._human = (HumanWindow(engine, self.config.render_width, self.metadata["render_fps"], self._render_view)
+                       if human else None)
         if human:
             self.render_mode = "human"
         self._obs_space = engine.agent_observation_space
@@ -44,6 +46,9 @@ class DrivingParallelEnv(ShowsHumanWindow, BatchParallelEnv):
         # one list for the env's life: PettingZoo's AEC converter keeps a reference to it
         self.possible_agents = [f"vehicle_{k}" for k in range(identities)]
         self._index = {}
+
+    def _ego_frames(self):
+        return frame(self._engine, 0, self._render_width, "ego")
 
     def _slot_name(self, slot: int) -> str:
         return f"vehicle_{int(self._engine.agent_info[0, slot, 0])}"

@@ -7,7 +7,7 @@ from trackfield.core.vector import BatchVectorEnv
 from trackfield.driving.config import DrivingConfig
 from trackfield.driving.engine import make_engine
 from trackfield.driving.scenarios import load_driving_scenario
-from trackfield.driving.window import HumanWindow, ShowsHumanWindow
+from trackfield.driving.window import HumanWindow, ShowsHumanWindow, frame
 
 
 class DrivingVectorEnv(ShowsHumanWindow, BatchVectorEnv):
@@ -19,7 +19,8 @@ class DrivingVectorEnv(ShowsHumanWindow, BatchVectorEnv):
     ``info["agent_id"]`` each slot's occupant. Ended agents leave for one step and their
     slot takes a new agent (``respawn=True``), so worlds of ``town_self_play`` run until
     ``max_steps`` (truncation). The keywords are ``DrivingEnv``'s. ``render()`` gives one
-    frame per world (``render_mode="rgb_array"``); ``render_mode="human"`` shows world 0
+    frame per world (``render_mode="rgb_array"``; ``render_view="ego"``: each around its
+    world's slot 0, or its first live agent while slot 0 is empty); ``render_mode="human"`` shows world 0
     in a window after every reset and step. ``copy=False`` returns observations as
     read-only views of the engine's buffer, valid until the next ``step()`` or ``reset()``
     (no per-step copy: about 50 MB per step for 64 x 150 ``sets`` slots; see
@@ -37,9 +38,14 @@ class DrivingVectorEnv(ShowsHumanWindow, BatchVectorEnv):
                              num_threads=min(num_threads, num_envs), autoreset=True)
         human = self.config.render_mode == "human"
         self._attach(engine, None if human else self.config.render_mode, self.config.render_width, copy)
-        self._human = HumanWindow(engine, self.config.render_width, self.metadata["render_fps"]) if human else None
+        self._render_view = self.config.render_view
+        self._human = (HumanWindow(engine, self.config.render_width, self.metadata["render_fps"], self._render_view)
+                       if human else None)
         if human:
             self.render_mode = "human"
+
+    def _ego_frames(self):
+        return tuple(frame(self._engine, i, self._render_width, "ego") for i in range(self.num_envs))
 
 
 __all__ = ["DrivingVectorEnv"]
