@@ -70,7 +70,7 @@ std::vector<int32_t> lane_ids(const I64& a, const char* name) {
 std::shared_ptr<Map> make_map(const I64& lane_offsets, const F64& points, const F64& widths, const F64& speed_limits,
                               const I64& successor_offsets, const I64& successors, const I64& left, const I64& right,
                               const I64& junction, const std::optional<I64>& boundary_offsets,
-                              const std::optional<F64>& boundary_points) {
+                              const std::optional<F64>& boundary_points, const std::optional<F64>& paved_corners) {
   check_shape(lane_offsets, "lane_offsets", -1);
   if (lane_offsets.size() < 2) throw py::value_error("lane_offsets: need at least one lane (2 offsets)");
   const py::ssize_t lanes = lane_offsets.size() - 1;
@@ -99,6 +99,10 @@ std::shared_ptr<Map> make_map(const I64& lane_offsets, const F64& points, const 
     check_shape(*boundary_points, "boundary_points", -1, 3);
     m->boundary_offsets = to_vector<int64_t>(*boundary_offsets);
     m->boundary_points = to_vector<double>(*boundary_points);
+  }
+  if (paved_corners) {
+    check_shape(*paved_corners, "paved_corners", -1, 12);
+    m->paved_corners = to_vector<double>(*paved_corners);
   }
   {
     py::gil_scoped_release release;  // the routing table takes a while on big towns
@@ -242,8 +246,9 @@ void bind_driving(py::module_& m) {
       .def(py::init(&make_map), py::kw_only(), py::arg("lane_offsets"), py::arg("points"), py::arg("widths"),
            py::arg("speed_limits"), py::arg("successor_offsets"), py::arg("successors"), py::arg("left"),
            py::arg("right"), py::arg("junction"), py::arg("boundary_offsets") = py::none(),
-           py::arg("boundary_points") = py::none())
+           py::arg("boundary_points") = py::none(), py::arg("paved_corners") = py::none())
       .def_readonly("lane_count", &Map::lane_count)
+      .def_readonly("paved_count", &Map::paved_count)
       .def_readonly("quad_count", &Map::quad_count)
       .def_property_readonly("lane_lengths", [](const Map& mp) { return copy_out(mp.lane_length); })
       .def_property_readonly("speed_limits", [](const Map& mp) { return copy_out(mp.speed_limit); })
@@ -274,7 +279,7 @@ void bind_driving(py::module_& m) {
       .def(
           "is_on_road",
           [](const Map& mp, double x, double y, double z) { return driving::point_on_road(mp, x, y, z); },
-          py::arg("x"), py::arg("y"), py::arg("z") = 0.0, "True within the 15 cm seam tolerance of a quad.")
+          py::arg("x"), py::arg("y"), py::arg("z") = 0.0, "True within the 15 cm seam tolerance of a quad, lane or paved.")
       .def(
           "is_off_road",
           [](const Map& mp, double x, double y, double z, double heading, double length, double width) {

@@ -47,6 +47,29 @@ void check_lane_ids(const std::vector<int32_t>& v, const char* name, int lanes, 
           std::to_string(lanes) + ")");
 }
 
+// Paved quads: (P, 4, 3), finite, corners anticlockwise and convex (a corner may repeat:
+// a strip that tapers to nothing ends in a triangle).
+void check_paved(const std::vector<double>& c) {
+  if (c.size() % 12 != 0) bad("paved_corners: expected shape (P, 4, 3)");
+  check_finite(c, "paved_corners");
+  for (size_t q = 0; q < c.size() / 12; ++q) {
+    const double* p = &c[12 * q];
+    double area = 0, scale = 0;
+    for (int k = 0; k < 4; ++k) {
+      const double* a = p + 3 * k;
+      const double* b = p + 3 * ((k + 1) & 3);
+      const double* d = p + 3 * ((k + 2) & 3);
+      area += a[0] * b[1] - b[0] * a[1];
+      const double turn = (b[0] - a[0]) * (d[1] - b[1]) - (b[1] - a[1]) * (d[0] - b[0]);
+      scale = std::max(scale, std::hypot(b[0] - a[0], b[1] - a[1]));
+      if (turn < -1e-9 * (1.0 + scale * scale))
+        bad(at("paved_corners", q) + ": corners are not convex and anticlockwise (corner " + std::to_string((k + 1) & 3) +
+            " turns right)");
+    }
+    if (!(area > 0)) bad(at("paved_corners", q) + ": corners enclose no area anticlockwise");
+  }
+}
+
 void check_input(const Map& m) {
   if (m.lane_offsets.size() < 2) bad("lane_offsets: need at least one lane (2 offsets)");
   const size_t n = m.px.size();
@@ -77,6 +100,7 @@ void check_input(const Map& m) {
   else if (!m.boundary_points.empty())
     bad("boundary_offsets: empty while boundary_points has points");
   check_finite(m.boundary_points, "boundary_points");
+  check_paved(m.paved_corners);
 }
 
 // Unit tangent of centre point i of the lane [a, b): the mean of its two segments' at
@@ -250,6 +274,46 @@ void build_rivals(Map& m) {
   }
 }
 
+// Paved quads and their grid (a counting sort, as build_grid's) over the lane grid's cells.
+void build_paved(Map& m) {
+  const size_t n = m.paved_corners.size() / 12;
+  m.paved_count = static_cast<int>(n);
+  m.paved_x.resize(4 * n), m.paved_y.resize(4 * n), m.paved_z.resize(n);
+  for (size_t q = 0; q < n; ++q) {
+    const double* p = &m.paved_corners[12 * q];
+    double z = 0;
+    for (int k = 0; k < 4; ++k)
+      m.paved_x[4 * q + k] = static_cast<float>(p[3 * k]), m.paved_y[4 * q + k] = static_cast<float>(p[3 * k + 1]),
+      z += 0.25 * p[3 * k + 2];
+    m.paved_z[q] = static_cast<float>(z);
+  }
+  m.paved_grid_start.assign(static_cast<size_t>(m.grid_cols) * m.grid_rows + 1, 0);
+  m.paved_grid_quads.clear();
+  if (n == 0) return;
+  for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1) {
+      for (size_t c = 1; c < m.paved_grid_start.size(); ++c) m.paved_grid_start[c] += m.paved_grid_start[c - 1];
+      m.paved_grid_quads.assign(m.paved_grid_start.back(), 0);
+    }
+    std::vector<int32_t> cursor(pass == 1 ? m.paved_grid_start : std::vector<int32_t>{});
+    for (int q = 0; q < m.paved_count; ++q) {
+      const float* cx = &m.paved_x[4 * q];
+      const float* cy = &m.paved_y[4 * q];
+      int x0, y0, x1, y1;
+      cell_range(m, std::min({cx[0], cx[1], cx[2], cx[3]}) - kSeamTolerance,
+                 std::min({cy[0], cy[1], cy[2], cy[3]}) - kSeamTolerance,
+                 std::max({cx[0], cx[1], cx[2], cx[3]}) + kSeamTolerance,
+                 std::max({cy[0], cy[1], cy[2], cy[3]}) + kSeamTolerance, x0, y0, x1, y1);
+      for (int cy_ = y0; cy_ <= y1; ++cy_)
+        for (int cx_ = x0; cx_ <= x1; ++cx_) {
+          const int c = cy_ * m.grid_cols + cx_;
+          if (pass == 0) ++m.paved_grid_start[c + 1];
+          else m.paved_grid_quads[cursor[c]++] = q;
+        }
+    }
+  }
+}
+
 void build_out_of_bounds(Map& m) {
   m.oob_x.clear(), m.oob_y.clear(), m.oob_z.clear();
   for (int q = 0; q < m.quad_count; ++q) {
@@ -369,8 +433,10 @@ bool rival_holds(const Map& m, int q, const Foot& f, double x, double y, float f
 }  // namespace
 
 float quad_distance(const Map& m, int q, float x, float y) {
-  const float* cx = &m.corner_x[4 * q];
-  const float* cy = &m.corner_y[4 * q];
+  return polygon4_distance(&m.corner_x[4 * q], &m.corner_y[4 * q], x, y);
+}
+
+float polygon4_distance(const float* cx, const float* cy, float x, float y) {
   bool inside = true;
   for (int k = 0; k < 4 && inside; ++k) {
     const int k1 = (k + 1) & 3;
@@ -393,6 +459,18 @@ bool point_on_road(const Map& m, double x, double y, double z) {
     const Foot f = foot_on_quad(m, q, x, y);
     if (beyond_reach(m, q, f) || std::fabs(static_cast<float>(z) - f.z) > kLocaliseZWindow) continue;
     if (quad_distance(m, q, fx, fy) <= kSeamTolerance) return true;
+  }
+  return m.paved_count > 0 && point_on_paved(m, x, y, z);
+}
+
+bool point_on_paved(const Map& m, double x, double y, double z) {
+  if (m.paved_count == 0) return false;
+  const float fx = static_cast<float>(x), fy = static_cast<float>(y);
+  const int c = grid_cell(m, fx, fy);
+  for (int k = m.paved_grid_start[c]; k < m.paved_grid_start[c + 1]; ++k) {
+    const int q = m.paved_grid_quads[k];
+    if (std::fabs(static_cast<float>(z) - m.paved_z[q]) > kLocaliseZWindow) continue;
+    if (polygon4_distance(&m.paved_x[4 * q], &m.paved_y[4 * q], fx, fy) <= kSeamTolerance) return true;
   }
   return false;
 }
@@ -496,6 +574,7 @@ void build_map(Map& m) {
   build_quads(m);
   build_grid(m);
   build_rivals(m);
+  build_paved(m);
   build_out_of_bounds(m);
   build_route_table(m);
   build_map_sets(m);

@@ -52,6 +52,11 @@ struct Map {
   std::vector<int32_t> junction;          // L, junction id or -1
   std::vector<int64_t> boundary_offsets;  // B + 1, into boundary_points (stored for observations)
   std::vector<double> boundary_points;    // (M, 3) row-major
+  // Paved surface that is not a lane (a junction's floor between its connecting lanes):
+  // (P, 4, 3) row-major quads (Python passes (P, 12)), corners anticlockwise. It counts as road for the on-road
+  // tests, the out-of-bounds points and the raster, never for localisation, routing,
+  // observations or spawning. Optional (empty: no paved quads).
+  std::vector<double> paved_corners;
 
   // ---- derived ----
   int lane_count = 0;
@@ -97,6 +102,11 @@ struct Map {
   // Out-of-bounds points and their own (static) hash.
   std::vector<float> oob_x, oob_y, oob_z;
   SpatialHash oob_hash;
+  // Paved quads: corners (4 per quad, as corner_x / corner_y), mean z, and their own
+  // static grid over the lane grid's cells (paved_grid_start: cols * rows + 1).
+  int paved_count = 0;
+  std::vector<float> paved_x, paved_y, paved_z;
+  std::vector<int32_t> paved_grid_start, paved_grid_quads;
   // Routing (routing.h): lane-end -> lane-start distances, L x L float32.
   std::vector<float> route_table;
   // The observation sets of each group of quads (map_sets.h).
@@ -137,11 +147,12 @@ struct LanePos {
 // Allocates nothing.
 LanePos localise(const Map& map, double x, double y, double z, int hint_quad);
 
-// True when (x, y, z) is within the seam tolerance of some quad in the z window.
+// True when (x, y, z) is within the seam tolerance of some quad, lane or paved, in the z
+// window.
 bool point_on_road(const Map& map, double x, double y, double z);
 
 // A vehicle box (centre, heading, length, width) is off-road when its centre or any corner
-// is on no quad, or it contains an out-of-bounds point in the z window (a box straddling a
+// is on no quad (lane or paved), or it contains an out-of-bounds point in the z window (a box straddling a
 // gap narrower than itself between two roads). Allocates nothing.
 // hint_quad (the quad under the centre, or -1) only speeds the search up; centre_on_road
 // says the caller already knows a quad holds the centre at this z (localise found it), so
@@ -152,8 +163,14 @@ bool box_off_road(const Map& map, double x, double y, double z, double heading, 
 bool box_off_road_cs(const Map& map, double x, double y, double z, double cos_h, double sin_h, double length,
                      double width, int hint_quad, bool centre_on_road);
 
+// True when (x, y, z) is within the seam tolerance of a paved quad in the z window.
+bool point_on_paved(const Map& map, double x, double y, double z);
+
 // Distance from (x, y) to quad q's polygon (0 inside).
 float quad_distance(const Map& map, int q, float x, float y);
+// Distance from (x, y) to the convex quad with corners (cx[k], cy[k]), k = 0..3,
+// anticlockwise (0 inside).
+float polygon4_distance(const float* cx, const float* cy, float x, float y);
 
 }  // namespace trackfield::driving
 

@@ -44,6 +44,12 @@ void build_map_raster(MapRaster& r, const Map& map) {
     raster::scan_triangle_px(W, H, u(cx[0]), v(cy[0]), u(cx[1]), v(cy[1]), u(cx[2]), v(cy[2]), mark(road));
     raster::scan_triangle_px(W, H, u(cx[0]), v(cy[0]), u(cx[2]), v(cy[2]), u(cx[3]), v(cy[3]), mark(road));
   }
+  for (int q = 0; q < map.paved_count; ++q) {  // paved surface is road too
+    const float* cx = &map.paved_x[4 * q];
+    const float* cy = &map.paved_y[4 * q];
+    raster::scan_triangle_px(W, H, u(cx[0]), v(cy[0]), u(cx[1]), v(cy[1]), u(cx[2]), v(cy[2]), mark(road));
+    raster::scan_triangle_px(W, H, u(cx[0]), v(cy[0]), u(cx[2]), v(cy[2]), u(cx[3]), v(cy[3]), mark(road));
+  }
   // Boundary polylines, stepped at a quarter cell so no cell they cross is skipped.
   const std::vector<double>& bp = map.boundary_points;
   for (size_t b = 0; b + 1 < map.boundary_offsets.size(); ++b)

@@ -29,7 +29,7 @@ import dataclasses
 
 import numpy as np
 
-from trackfield.driving.roadmap import MAX_POINT_SPACING, Boundary, Lane, RoadMap, Signal
+from trackfield.driving.roadmap import MAX_POINT_SPACING, Boundary, Lane, Paved, RoadMap, Signal
 
 
 def augment_map(roadmap: RoadMap, rng: np.random.Generator, scale=(0.8, 1.2), shear=(-0.1, 0.1),
@@ -86,8 +86,13 @@ def transform_map(roadmap: RoadMap, matrix, keep_right_hand: bool = False,
                np.asarray(s.stop_line)[:, :2] @ matrix.T, list(s.lanes), s.group, s.junction, s.source)
         for s in roadmap.signals]
     junctions = [dataclasses.replace(j, lanes=list(j.lanes)) for j in roadmap.junctions]
+
+    def moved(points):
+        p = np.asarray(points)
+        return np.column_stack([p[:, :2] @ matrix.T, p[:, 2]])
+    paved = [Paved(moved(p.left), moved(p.right), p.junction, p.source) for p in roadmap.paved]
     return RoadMap(name or roadmap.name, lanes, boundaries, signals, junctions,
-                   roadmap.signals_generated and not reverse)
+                   roadmap.signals_generated and not reverse, paved)
 
 
 def unit_tangents(xy: np.ndarray, counts: np.ndarray) -> np.ndarray:

@@ -101,18 +101,19 @@ from pathlib import Path
 import numpy as np
 
 from trackfield.driving.roadmap import (MAX_POINT_SPACING, Boundary, Junction, Lane, MapError,
-                                        RoadMap, Signal, resample_polyline)
+                                        Paved, RoadMap, Signal, resample_polyline)
 
 FORMAT = "trackfield-map"
 VERSION = 1
 BOUNDARY_KINDS = ("edge", "median", "sidewalk", "shoulder", "border")
 TOP_KEYS = {"format", "version", "name", "lanes", "boundaries", "junctions", "signals",
-            "signals_generated"}
+            "signals_generated", "paved"}
 LANE_KEYS = {"centre", "width", "speed_limit", "successors", "predecessors", "left", "right",
              "junction", "source"}
 BOUNDARY_KEYS = {"points", "kind", "source"}
 JUNCTION_KEYS = {"lanes", "legs", "source", "kind"}
 JUNCTION_KINDS = ("junction", "roundabout")
+PAVED_KEYS = {"left", "right", "junction", "source"}
 SIGNAL_KEYS = {"position", "stop_line", "lanes", "group", "junction", "source"}
 
 
@@ -193,7 +194,8 @@ class MapReader:
         generated = data.get("signals_generated", False)
         if not isinstance(generated, bool):
             _fail("signals_generated", f"must be true or false, got {generated!r}")
-        return RoadMap(name, lanes, boundaries, signals, junctions, generated)
+        paved = [self.paved(raw, f"paved[{i}]") for i, raw in enumerate(self.list_of(data, "paved", "paved"))]
+        return RoadMap(name, lanes, boundaries, signals, junctions, generated, paved)
 
     # -- the parts ---------------------------------------------------------------------
 
@@ -239,6 +241,15 @@ class MapReader:
             _fail(f"{key}.kind", f"{kind!r} is not one of {', '.join(BOUNDARY_KINDS)}")
         return Boundary(self.points(raw["points"], f"{key}.points"), kind,
                         self.text(raw.get("source", ""), f"{key}.source"))
+
+    def paved(self, raw, key: str) -> Paved:
+        self.check_object(raw, key, PAVED_KEYS, required=("left", "right"))
+        left = self.points(raw["left"], f"{key}.left")
+        right = self.points(raw["right"], f"{key}.right")
+        if len(left) != len(right):
+            _fail(key, f"left has {len(left)} points and right {len(right)}: they must pair up")
+        return Paved(left, right, self.junction_or_none(raw.get("junction", -1), f"{key}.junction"),
+                     self.text(raw.get("source", ""), f"{key}.source"))
 
     def junction(self, raw, key: str) -> Junction:
         self.check_object(raw, key, JUNCTION_KEYS, required=("lanes", "legs"))
@@ -391,6 +402,8 @@ def map_to_dict(roadmap: RoadMap) -> dict:
                      "lanes": list(s.lanes), "group": s.group, "junction": s.junction,
                      "source": s.source} for s in roadmap.signals],
         "signals_generated": roadmap.signals_generated,
+        **({"paved": [{"left": _points(p.left), "right": _points(p.right), "junction": p.junction,
+                       "source": p.source} for p in roadmap.paved]} if roadmap.paved else {}),
     }
 
 

@@ -16,6 +16,10 @@ What becomes what:
   or the road's outside. Inside junctions the connecting roads overlap, so there only the
   stretches of those edges with road on one side alone are kept (`junction_curbs`): the
   junction's curbs, not its connecting lanes' edges across the open junction.
+- Paved surface (`RoadMap.paved`): inside junctions, the `none` lanes of a connecting road
+  that lie between its reference line and one of its driving lanes (Town03's RoadRunner
+  export has up to 4.5 m of them) are paved, as CARLA's junction surface covers them:
+  drivable, never a lane (`paved_strips`).
 - A link naming a lane that does not exist is dropped with one `MapWarning` per file (as
   CARLA tolerates it: Town07 has some); a link naming a road that does not exist is an error.
 - Signals: traffic lights from the file (see `opendrive_signals`), or generated ones.
@@ -32,7 +36,7 @@ from trackfield.driving.opendrive_signals import read_file_signals
 from trackfield.driving.opendrive_xml import (
     DEFAULT_SPEED, JunctionRecord, RoadRecord, SectionRecord, Source, read_junctions, read_roads,
 )
-from trackfield.driving.roadmap import MAX_POINT_SPACING, Boundary, Junction, Lane, MapError, RoadMap
+from trackfield.driving.roadmap import MAX_POINT_SPACING, Boundary, Junction, Lane, MapError, Paved, RoadMap
 from trackfield.driving.roundabouts import mark_roundabouts
 from trackfield.driving.signals import generate_signals
 
@@ -44,6 +48,7 @@ MIN_WIDTH = 0.05           # m; lanes that taper to nothing keep this much so wi
 MIN_USEFUL_WIDTH = 1.0     # m; a driving lane never wider than this is a placeholder, not a lane
 MIN_LANE_LENGTH = 0.5      # m; shorter lane pieces are glued onto the lane before or after
 GROSS_SEAM = 1.0           # m; linked lanes further apart than this mean the file is wrong
+PAVED_TYPES = frozenset({"none"})  # lane types paved inside junctions when a driving lane lies beyond them
 CURB_PROBE = 0.3           # m; a junction edge is a curb where a point this far to one side is off every lane
 
 
@@ -158,7 +163,8 @@ class _Builder:
         self._absorb_short_lanes()
         self._set_neighbours()
         junctions = self._junctions()
-        roadmap = RoadMap(self.src.name, self.lanes, self._boundaries(), [], junctions)
+        self.paved = self._paved()
+        roadmap = RoadMap(self.src.name, self.lanes, self._boundaries(), [], junctions, paved=self.paved)
         return roadmap
 
     def is_forward(self, road: RoadRecord, lane_id: int) -> bool:
@@ -352,6 +358,63 @@ class _Builder:
         return [Junction(inside[n], len({c.incoming for c in j.connections}), f"{self.src.name} junction {j.id}")
                 for n, j in enumerate(self.junction_records)]
 
+    def _paved(self) -> list[Paved]:
+        on_lane = lane_probe(self.lanes)
+        out = []
+        for road in self.roads.values():
+            if road.junction == "-1":
+                continue
+            for k, section in enumerate(road.sections):
+                out.extend(self._paved_strips(road, k, section, self.shapes[road.id, k], on_lane))
+        return out
+
+    def _paved_strips(self, road: RoadRecord, k: int, section: SectionRecord, shape: SectionShape, on_lane):
+        """Paved strips of one junction section: the `PAVED_TYPES` lanes that are holes in
+        the junction's surface, with road on both sides.
+
+        On each side of the reference line, a paved-type lane lying between two driving
+        lanes is paved whole. Those between the reference line and the side's first driving
+        lane are paved where the road continues beyond the reference line: the lane across
+        it is such a lane of the other side (one hole across the line), or a point
+        `CURB_PROBE` beyond the innermost lane's inner edge is on some lane. (A ring's
+        `none` lanes between its reference line and the island stay unpaved.)
+        """
+        junction = self.junction_index[road.junction]
+        sides = {}
+        for side in (1, -1):
+            ids = sorted((i for i in section.lanes if i * side > 0), key=abs)
+            drives = [self.lane_index.get((road.id, k, lid)) is not None for lid in ids]
+            paved = [section.lanes[lid].type in PAVED_TYPES for lid in ids]
+            first = drives.index(True) if any(drives) else len(ids)
+            sides[side] = (ids, drives, paved, first)
+        for side, (ids, drives, paved, first) in sides.items():
+            if first == len(ids):
+                continue
+            last = max(n for n, d in enumerate(drives) if d)
+            inner_ok = None
+            if first > 0 and all(paved[:first]):
+                o_ids, o_drives, o_paved, o_first = sides[-side]
+                if 0 < o_first < len(o_ids) and all(o_paved[:o_first]):
+                    inner_ok = np.ones(len(shape.s), bool)          # a hole across the reference line
+                else:
+                    t = shape.edges[ids[0]][0] - side * CURB_PROBE
+                    inner_ok = on_lane(shape.points_at(t))
+            for n in range(last):
+                lid = ids[n]
+                if drives[n] or not paved[n] or shape.widths[lid].max() < MIN_WIDTH:
+                    continue
+                keep = np.ones(len(shape.s), bool) if n > first else inner_ok
+                if keep is None:
+                    continue
+                inner, outer = shape.edges[lid]
+                a, b = shape.points_at(inner), shape.points_at(outer)
+                left, right = (b, a) if side > 0 else (a, b)
+                runs = np.split(np.arange(len(keep)), np.flatnonzero(np.diff(keep.astype(np.int8))) + 1)
+                for run in runs:
+                    if keep[run[0]] and len(run) >= 2:
+                        yield Paved(left[run].copy(), right[run].copy(), junction,
+                                    f"{self.src.name} road {road.id} section {k} lane {lid} (paved)")
+
     def _boundaries(self) -> list[Boundary]:
         out, inside = [], []
         for road in self.roads.values():
@@ -359,7 +422,7 @@ class _Builder:
                 found = self._section_boundaries(road, k, section, self.shapes[road.id, k])
                 (out if road.junction == "-1" else inside).extend(found)
         if inside:
-            out.extend(junction_curbs(inside, self.lanes))
+            out.extend(junction_curbs(inside, self.lanes + [paved_as_lane(p) for p in self.paved]))
         return out
 
     def _section_boundaries(self, road: RoadRecord, k: int, section: SectionRecord, shape: SectionShape):
@@ -395,14 +458,15 @@ class _Builder:
         return inner if lid > 0 else outer
 
 
-def junction_curbs(edges: list[Boundary], lanes: list[Lane]) -> list[Boundary]:
-    """The stretches of junction lane edges that have road on one side only.
+def paved_as_lane(paved: Paved) -> Lane:
+    """A paved strip as a lane-shaped surface (centre line and width), for on-road probes."""
+    left, right = np.asarray(paved.left), np.asarray(paved.right)
+    return Lane((left + right) / 2, np.linalg.norm((left - right)[:, :2], axis=1), 1.0, source=paved.source)
 
-    Each edge point gets two probes `CURB_PROBE` to either side (across the edge); a point
-    whose probes are both on some lane (within its half width, +-2.5 m in height, as the
-    engine's z window) lies inside the open junction and is dropped. Runs of at least two
-    kept points become boundaries.
-    """
+
+def lane_probe(lanes: list[Lane]):
+    """A function (n, 3) points -> (n,) bool: whether each point lies on some lane (within
+    its half width, +-2.5 m in height, as the engine's z window)."""
     a = np.concatenate([lane.centre[:-1] for lane in lanes])
     b = np.concatenate([lane.centre[1:] for lane in lanes])
     wa = np.concatenate([lane.width[:-1] for lane in lanes]) / 2
@@ -424,7 +488,6 @@ def junction_curbs(edges: list[Boundary], lanes: list[Lane]) -> list[Boundary]:
     sorted_cells = cell_of(mid)[order]
 
     def on_lane(points: np.ndarray) -> np.ndarray:
-        """(n,) whether each (x, y, z) point lies on some lane quad."""
         hit_any = np.zeros(len(points), bool)
         base = cell_of(points[:, :2])
         for dy in (-1, 0, 1):
@@ -445,6 +508,22 @@ def junction_curbs(edges: list[Boundary], lanes: list[Lane]) -> list[Boundary]:
                 hit = (dist <= half + 0.05) & (np.abs(points[who, 2] - z) < 2.5)
                 hit_any[who[hit]] = True
         return hit_any
+
+    return on_lane
+
+
+def junction_curbs(edges: list[Boundary], lanes: list[Lane]) -> list[Boundary]:
+    """The stretches of junction lane edges that have road on one side only.
+
+    `lanes` are the surfaces that count as road: the lanes, and paved strips
+    (`paved_as_lane`), so no curb runs along a paved strip's inside.
+
+    Each edge point gets two probes `CURB_PROBE` to either side (across the edge); a point
+    whose probes are both on some lane (within its half width, +-2.5 m in height, as the
+    engine's z window) lies inside the open junction and is dropped. Runs of at least two
+    kept points become boundaries.
+    """
+    on_lane = lane_probe(lanes)
 
     curbs = []
     edges = [edge for edge in edges if len(edge.points) >= 2]

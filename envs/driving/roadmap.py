@@ -79,6 +79,21 @@ class Junction:
 
 
 @dataclass
+class Paved:
+    """A strip of paved surface that is not a lane (a junction's floor between lanes).
+
+    Vehicles may drive on it (it is road for the off-road test and the pictures), but it
+    is never a lane: no routing, lane observations, localisation or spawning. Point k of
+    `left` and of `right` are the two ends of one cross-section; consecutive sections
+    bound one quad.
+    """
+    left: np.ndarray              # (n, 3) float64
+    right: np.ndarray             # (n, 3) float64, same n
+    junction: int = -1            # the junction it paves, -1 for none
+    source: str = ""
+
+
+@dataclass
 class RoadMap:
     name: str
     lanes: list[Lane]
@@ -86,6 +101,7 @@ class RoadMap:
     signals: list[Signal] = field(default_factory=list)
     junctions: list[Junction] = field(default_factory=list)
     signals_generated: bool = False   # True when lights were placed by `generate_signals`
+    paved: list[Paved] = field(default_factory=list)   # drivable surface that is not a lane
 
     @property
     def lane_length(self) -> float:
@@ -123,6 +139,15 @@ class RoadMap:
                     raise MapError(f"{where}: {name} names lane {j}, map has {n}")
             if not -1 <= lane.junction < len(self.junctions):
                 raise MapError(f"{where}: junction {lane.junction}, map has {len(self.junctions)}")
+        for k, p in enumerate(self.paved):
+            where = f"map {self.name!r} paved {k} ({p.source or 'no source'})"
+            left, right = np.asarray(p.left), np.asarray(p.right)
+            if left.ndim != 2 or left.shape[1] != 3 or len(left) < 2 or right.shape != left.shape:
+                raise MapError(f"{where}: left and right must both be (n>=2, 3), got {left.shape} and {right.shape}")
+            if not (np.all(np.isfinite(left)) and np.all(np.isfinite(right))):
+                raise MapError(f"{where}: non-finite coordinates")
+            if not -1 <= p.junction < len(self.junctions):
+                raise MapError(f"{where}: junction {p.junction}, map has {len(self.junctions)}")
         for k, s in enumerate(self.signals):
             for j in s.lanes:
                 if not 0 <= j < n:
