@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "driving/map.h"
@@ -135,6 +137,34 @@ TEST(driving_map_seam_tolerance) {
   CHECK(!box_off_road(m, 20.0, 0.0, 0.0, 0.0, 4.5, 1.8));
   CHECK(!box_off_road(m, 20.0, -0.75, 0.0, 0.0, 4.5, 1.8));
   CHECK(box_off_road(m, 20.0, -1.15, 0.0, 0.0, 4.5, 1.8));
+}
+
+TEST(driving_map_paved_quads_are_road_but_not_lanes) {
+  // The two roads of the gap test below, the 1 m gap between them (y = 1.5 .. 2.5) paved
+  // from x = 5 to 25 by one quad (corners anticlockwise).
+  Map m = map_input({{line(0, 0, 30, 0), 3.0, {}}, {line(30, 4, 0, 4), 3.0, {}}});
+  m.paved_corners = {5, 1.5, 0, 25, 1.5, 0, 25, 2.5, 0, 5, 2.5, 0};
+  build_map(m);
+  CHECK_EQ(m.paved_count, 1);
+  CHECK(point_on_road(m, 10.0, 2.0, 0.0) && point_on_paved(m, 10.0, 2.0, 0.0));
+  CHECK(!point_on_road(m, 10.0, 2.0, 6.0));               // another level
+  CHECK(!point_on_road(m, 28.0, 2.0, 0.0));               // the gap beyond the paving
+  const LanePos p = localise(m, 10.0, 2.0, 0.0, -1);      // never a lane
+  CHECK(!p.on_road && p.lane >= 0);
+  // A box across the paved gap is on the road; no out-of-bounds point lies on the paving.
+  CHECK(!box_off_road(m, 10.2, 1.0, 0.0, M_PI / 2, 5.0, 1.0));
+  CHECK(box_off_road(m, 28.0, 1.0, 0.0, M_PI / 2, 5.0, 1.0));
+  for (size_t k = 0; k < m.oob_x.size(); ++k) CHECK(!point_on_road(m, m.oob_x[k], m.oob_y[k], m.oob_z[k]));
+  // Clockwise corners are refused, naming the quad.
+  Map bad = map_input({{line(0, 0, 30, 0), 3.0, {}}});
+  bad.paved_corners = {5, 2, 0, 5, 3, 0, 25, 3, 0, 25, 2, 0};
+  bool threw = false;
+  try {
+    build_map(bad);
+  } catch (const std::invalid_argument& e) {
+    threw = std::string(e.what()).find("paved_corners[0]") != std::string::npos;
+  }
+  CHECK(threw);
 }
 
 TEST(driving_map_out_of_bounds_points_catch_a_gap) {
