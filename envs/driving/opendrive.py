@@ -19,7 +19,7 @@ What becomes what:
 - Paved surface (`RoadMap.paved`): inside junctions, the `none` lanes of a connecting road
   that lie between its reference line and one of its driving lanes (Town03's RoadRunner
   export has up to 4.5 m of them) are paved, as CARLA's junction surface covers them:
-  drivable, never a lane (`paved_strips`).
+  drivable, never a lane (`_Builder._paved_strips`).
 - A link naming a lane that does not exist is dropped with one `MapWarning` per file (as
   CARLA tolerates it: Town07 has some); a link naming a road that does not exist is an error.
 - Signals: traffic lights from the file (see `opendrive_signals`), or generated ones.
@@ -422,7 +422,7 @@ class _Builder:
                 found = self._section_boundaries(road, k, section, self.shapes[road.id, k])
                 (out if road.junction == "-1" else inside).extend(found)
         if inside:
-            out.extend(junction_curbs(inside, self.lanes + [paved_as_lane(p) for p in self.paved]))
+            out.extend(junction_curbs(inside, self.lanes + [paved_as_lane(p) for p in self.paved], len(self.paved)))
         return out
 
     def _section_boundaries(self, road: RoadRecord, k: int, section: SectionRecord, shape: SectionShape):
@@ -464,9 +464,18 @@ def paved_as_lane(paved: Paved) -> Lane:
     return Lane((left + right) / 2, np.linalg.norm((left - right)[:, :2], axis=1), 1.0, source=paved.source)
 
 
-def lane_probe(lanes: list[Lane]):
+def lane_probe(lanes: list[Lane], strips: int = 0):
     """A function (n, 3) points -> (n,) bool: whether each point lies on some lane (within
-    its half width, +-2.5 m in height, as the engine's z window)."""
+    its half width, +-2.5 m in height, as the engine's z window).
+
+    The last `strips` of `lanes` are paved strips (`paved_as_lane`): their ends are cut
+    square, as the engine's quads are, where a lane's end reaches round (a lane goes on
+    into its successor; a paved strip ends where its paving does).
+    """
+    cut = np.concatenate([np.zeros(len(lane.centre) - 1, np.int8) if n < len(lanes) - strips else
+                          np.concatenate([[1], np.zeros(len(lane.centre) - 3, np.int8), [2]])
+                          if len(lane.centre) > 2 else np.array([3], np.int8)
+                          for n, lane in enumerate(lanes)])
     a = np.concatenate([lane.centre[:-1] for lane in lanes])
     b = np.concatenate([lane.centre[1:] for lane in lanes])
     wa = np.concatenate([lane.width[:-1] for lane in lanes]) / 2
@@ -501,21 +510,24 @@ def lane_probe(lanes: list[Lane]):
                 who = np.repeat(np.arange(len(points)), counts)
                 k = order[np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(counts.sum())]
                 rel = points[who, :2] - a[k, :2]
-                t = np.clip(np.einsum("ij,ij->i", rel, seg[k]) / seg_len2[k], 0.0, 1.0)
+                t_raw = np.einsum("ij,ij->i", rel, seg[k]) / seg_len2[k]
+                t = np.clip(t_raw, 0.0, 1.0)
                 dist = np.linalg.norm(rel - t[:, None] * seg[k], axis=1)
+                slack = 0.05 / np.sqrt(seg_len2[k])
+                capped = ((cut[k] & 1) & (t_raw < -slack)) | ((cut[k] & 2) & (t_raw > 1 + slack))
                 half = wa[k] + t * (wb[k] - wa[k])
                 z = a[k, 2] + t * (b[k, 2] - a[k, 2])
-                hit = (dist <= half + 0.05) & (np.abs(points[who, 2] - z) < 2.5)
+                hit = (dist <= half + 0.05) & (np.abs(points[who, 2] - z) < 2.5) & (capped == 0)
                 hit_any[who[hit]] = True
         return hit_any
 
     return on_lane
 
 
-def junction_curbs(edges: list[Boundary], lanes: list[Lane]) -> list[Boundary]:
+def junction_curbs(edges: list[Boundary], lanes: list[Lane], strips: int = 0) -> list[Boundary]:
     """The stretches of junction lane edges that have road on one side only.
 
-    `lanes` are the surfaces that count as road: the lanes, and paved strips
+    `lanes` are the surfaces that count as road: the lanes, then `strips` paved strips
     (`paved_as_lane`), so no curb runs along a paved strip's inside.
 
     Each edge point gets two probes `CURB_PROBE` to either side (across the edge); a point
@@ -523,7 +535,7 @@ def junction_curbs(edges: list[Boundary], lanes: list[Lane]) -> list[Boundary]:
     engine's z window) lies inside the open junction and is dropped. Runs of at least two
     kept points become boundaries.
     """
-    on_lane = lane_probe(lanes)
+    on_lane = lane_probe(lanes, strips)
 
     curbs = []
     edges = [edge for edge in edges if len(edge.points) >= 2]

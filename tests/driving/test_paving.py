@@ -123,3 +123,11 @@ def test_the_engine_refuses_paved_quads_that_are_not_convex_and_anticlockwise(ho
         _engine.driving.Map(**dict(args, paved_corners=bad))
     with pytest.raises(ValueError, match="paved_corners"):
         _engine.driving.Map(**dict(args, paved_corners=np.zeros((2, 9))))
+
+
+def test_augmented_copies_keep_the_paved_surface_mirrored_or_not(holed):
+    from trackfield.driving.augment import augment_map
+    quads = build_engine_map(holed).paved_count
+    for seed in range(4):   # about half of them mirrored: the engine turns the corners anticlockwise
+        copy = augment_map(holed, np.random.default_rng(seed))
+        assert len(copy.paved) == 1 and build_engine_map(copy).paved_count == quads
