@@ -23,6 +23,7 @@ Units are SI: metres, metres per second; x east, y north, z up; traffic keeps ri
 | `junctions` | no | list of junctions; a junction's index is its id |
 | `signals` | no | list of traffic lights |
 | `signals_generated` | no | `true` when the lights were placed by `generate_signals` |
+| `paved` | no | list of paved strips: drivable surface that is not a lane (written only when there are some) |
 
 ## Lanes
 
@@ -51,6 +52,15 @@ points are an error.
 - signal: `{"position": [x, y(, z)], "stop_line": [[x0, y0], [x1, y1]], "lanes": [ids of
   the lanes whose end it controls], "group": 0, "junction": 0}`; lights of one group show
   the same colour; optional `source`.
+
+- paved strip: `{"left": [[x, y(, z)], ...], "right": [[x, y(, z)], ...], "junction": 0}`;
+  `left` and `right` have the same number of points (at least 2), point k of each being the
+  two ends of one cross-section, and consecutive cross-sections bound one quad; optional
+  `junction` (the junction it paves, default -1) and `source`. Vehicles may drive on it:
+  it is road for the off-road test, the out-of-bounds points and the pictures, but never a
+  lane (no routing, lane observations, localisation onto it or spawning). The engine
+  leaves out quads that enclose no area or fold over (not convex), and refuses corner
+  arrays that are not convex and anticlockwise (`paved_corners[k]` named).
 
 Unknown keys are errors (a misspelt optional key would otherwise be ignored silently).
 
