@@ -139,10 +139,13 @@ class DrivingEnv(BatchEnv):
 
     Routes follow GIGAFLOW: U{0, waypoints} waypoints plus a final goal; the route's first
     point is uniform over the map's lanes (by length) among the points the lane graph
-    reaches from the spawn (redrawn when it cannot, or when it lies within 20 m), and each
-    next point is 20-200 m on along the lanes from the previous, its lane heading within
-    60 degrees of the previous point's (redrawn up to 16 times, then kept: the relaxation
-    at dead ends, where a walk also stops short). The last point is the final goal. With
+    reaches from the spawn (redrawn when it cannot, or when it lies within 20 m; after 16
+    draws, 200 m on along the lanes from the spawn), and each
+    next point is 20-200 m on along the lanes (a random turn at each junction) from the
+    previous, its lane heading within 60 degrees of the previous point's. The constraints
+    relax where no draw meets them: after 16 draws the one nearest in heading is kept (a
+    road that curves away), and a point from which every draw reaches a dead end within
+    20 m ends the route (fewer waypoints). The last point is the final goal. With
     `goal_distance=(min_m, max_m)` the waypoints follow the same chain rule from the spawn
     and the final goal lies U(min_m, max_m) m on along the lanes from the route's last
     point (the spawn when there are no waypoints).
