@@ -71,8 +71,8 @@ struct DriveConfig {
   // An agent's route (spawn.cpp), GIGAFLOW's order while goal_distance_max_m is 0: the
   // first point uniform over the map (a point the route can reach from the spawn), each
   // next one waypoint_min_m..waypoint_max_m on along the lanes from the previous with its
-  // lane heading within waypoint_heading_max of the previous point's (relaxed at dead
-  // ends); the last point is the final goal. Else the waypoints follow that rule from the
+  // lane heading within waypoint_heading_max of the previous point's (relaxed where no
+  // draw meets it; a dead end ends the chain); the last point is the final goal. Else the waypoints follow that rule from the
   // spawn and the final goal lies U(goal_distance_min_m, goal_distance_max_m) m on along
   // the lanes from the route's last point (the spawn or the last waypoint), a random
   // successor at each lane end.
