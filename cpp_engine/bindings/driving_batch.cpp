@@ -164,6 +164,7 @@ void bind_driving_batch(py::module_& m) {
       .def_readwrite("jerk_noise", &Cfg::jerk_noise)
       .def_readwrite("spawn_speed_max", &Cfg::spawn_speed_max)
       .def_readwrite("spawn_clearance", &Cfg::spawn_clearance_m)
+      .def_readwrite("random_spawn_heading", &Cfg::random_spawn_heading)
       .def_readwrite("obs_noise_pos", &Cfg::obs_noise_pos_m)
       .def_readwrite("obs_noise_heading", &Cfg::obs_noise_heading_rad)
       .def_readwrite("obs_noise_speed", &Cfg::obs_noise_speed_mps)

@@ -68,11 +68,19 @@ struct DriveConfig {
   int waypoints_max = kMaxWaypoints;  // waypoints per agent: U{0, waypoints_max}
   float waypoint_min_m = 20.0f, waypoint_max_m = 200.0f;
   float waypoint_heading_max = 1.0471976f;  // rad (60 degrees)
-  // Final goal: uniform over the map (a point the route can reach) while goal_distance_max_m
-  // is 0; else U(goal_distance_min_m, goal_distance_max_m) m on along the lanes from the
-  // route's last point (the spawn or the last waypoint), a random successor at each lane end.
+  // An agent's route (spawn.cpp), GIGAFLOW's order while goal_distance_max_m is 0: the
+  // first point uniform over the map (a point the route can reach from the spawn), each
+  // next one waypoint_min_m..waypoint_max_m on along the lanes from the previous with its
+  // lane heading within waypoint_heading_max of the previous point's (relaxed where no
+  // draw meets it; a dead end ends the chain); the last point is the final goal. Else the waypoints follow that rule from the
+  // spawn and the final goal lies U(goal_distance_min_m, goal_distance_max_m) m on along
+  // the lanes from the route's last point (the spawn or the last waypoint), a random
+  // successor at each lane end.
   float goal_distance_min_m = 0.0f, goal_distance_max_m = 0.0f;
   float spawn_clearance_m = 1.0f;  // free space between a new vehicle's box circle and others'
+  // Controlled agents spawn facing uniformly in [-pi, pi) (GIGAFLOW's random headings)
+  // instead of along their lane; built-in drivers and static obstacles always face along it.
+  bool random_spawn_heading = false;
 
   // Observations (observed.h): Gaussian noise on the ego's observed position (per axis),
   // heading and speed, redrawn every step; others' boxes seen this much larger per side.

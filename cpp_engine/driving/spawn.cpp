@@ -16,24 +16,33 @@ float wrap_angle(float a) { return std::remainder(a, 2.0f * static_cast<float>(M
 
 int rng_index(Rng& rng, int n) { return static_cast<int>(rng_next_u32(rng) % static_cast<uint32_t>(n)); }
 
+// Uniform in [-pi, pi) (a draw that rounds up to pi wraps to -pi).
+float uniform_heading(Rng& rng) {
+  const float pi = static_cast<float>(M_PI);
+  const float h = rng_range(rng, -pi, pi);
+  return h < pi ? h : -pi;
+}
+
 // Moves `dist` m forward from (lane, s), taking a random successor at each lane end;
-// stops at a dead end. Returns the new (lane, s).
-void walk_random(const Map& map, Rng& rng, int& lane, float& s, float dist) {
+// stops at a dead end. Updates (lane, s); returns the distance it fell short by (0 unless
+// it stopped at a dead end, or after 64 lanes).
+float walk_random(const Map& map, Rng& rng, int& lane, float& s, float dist) {
   for (int hops = 0; hops < 64; ++hops) {
     const float left = map.lane_length[lane] - s;
     if (dist <= left) {
       s += dist;
-      return;
+      return 0.0f;
     }
     dist -= left;
     const int64_t b = map.successor_offsets[lane], e = map.successor_offsets[lane + 1];
     if (b == e) {  // dead end: the waypoint may be nearer than asked (the relaxation)
       s = map.lane_length[lane];
-      return;
+      return dist;
     }
     lane = map.successors[b + rng_index(rng, static_cast<int>(e - b))];
     s = 0.0f;
   }
+  return dist;
 }
 
 Goal goal_at(const Map& map, int lane, float s) {
@@ -61,10 +70,59 @@ Goal goal_along_route(const DriveConfig& cfg, const Map& map, Rng& rng, int lane
   return goal_at(map, best_lane, best_s);
 }
 
-// 0-3 waypoints, each 20-200 m on along the lane graph with its lane heading within 60
-// degrees of the previous point's (a few redraws, then accepted: the relaxation at dead
-// ends and loops), then a final goal uniform over the map that the route can reach (or,
-// with goal_distance_max_m > 0, goal_along_route from the last point).
+// Appends up to `count` waypoints to agent i's goals (n of them so far) after the point
+// (lane, s) whose lane heading is `heading`: each U(waypoint_min_m, waypoint_max_m) m on
+// along the lane graph from the previous, redrawn until its lane heading is within
+// waypoint_heading_max of the previous point's. After kGoalTries draws the relaxation:
+// the draw nearest in heading among those a dead end did not cut below waypoint_min_m
+// (roads that curve away within waypoint_max_m); when every draw was cut short (a dead
+// end within waypoint_min_m), the route ends at the previous point. (lane, s, heading)
+// become the last point's.
+void chain_waypoints(DriveWorld& w, const DriveConfig& cfg, const Map& map, int i, int count, int& n, int& lane,
+                     float& s, float& heading) {
+  for (int k = 0; k < count; ++k) {
+    int best_lane = lane;
+    float best_s = s, best_turn = std::numeric_limits<float>::infinity();
+    bool best_short = true;
+    for (int t = 0; t < kGoalTries && (best_short || best_turn > cfg.waypoint_heading_max); ++t) {
+      int l = lane;
+      float ss = s;
+      const float want = rng_range(w.rng, cfg.waypoint_min_m, cfg.waypoint_max_m);
+      const bool cut_short = want - walk_random(map, w.rng, l, ss, want) < cfg.waypoint_min_m;
+      const float turn = std::fabs(wrap_angle(lane_pose(map, l, ss).heading - heading));
+      if ((best_short && !cut_short) || (best_short == cut_short && turn < best_turn))
+        best_lane = l, best_s = ss, best_turn = turn, best_short = cut_short;
+    }
+    if (best_short) return;
+    w.goals[i][n++] = goal_at(map, best_lane, best_s);
+    lane = best_lane, s = best_s, heading = w.goals[i][n - 1].heading;
+  }
+}
+
+// A point uniform over the map (the spawn buffer: uniform over the lanes' length) that the
+// route from (lane, s) reaches and that lies at least waypoint_min_m from (x, y): up to
+// kGoalTries draws; with none found, waypoint_max_m on along the lanes from (lane, s).
+Goal point_anywhere(Rng& rng, const DriveConfig& cfg, const DriveMap& dm, int lane, float s, double x, double y) {
+  const Map& map = *dm.map;
+  const int size = static_cast<int>(dm.spawn_lane.size());
+  for (int t = 0; t < kGoalTries; ++t) {
+    const int k = rng_index(rng, size);
+    const int gl = dm.spawn_lane[k];
+    const float gs = dm.spawn_s[k];
+    if (!std::isfinite(route_distance(map, lane, s, gl, gs))) continue;
+    const Goal g = goal_at(map, gl, gs);
+    const double dx = g.x - x, dy = g.y - y;
+    if (dx * dx + dy * dy < cfg.waypoint_min_m * cfg.waypoint_min_m) continue;
+    return g;
+  }
+  walk_random(map, rng, lane, s, cfg.waypoint_max_m);
+  return goal_at(map, lane, s);
+}
+
+// An agent's route: U{0, waypoints_max} waypoints and a final goal (DriveConfig's route
+// rule). GIGAFLOW's order: the first point anywhere the route reaches (point_anywhere),
+// the rest chained from it (chain_waypoints). With goal_distance: the waypoints chained
+// from the spawn, then goal_along_route from the last point.
 void draw_goals(DriveWorld& w, const DriveConfig& cfg, const DriveMap& dm, int i) {
   const Map& map = *dm.map;
   int lane = w.lane[i];
@@ -82,43 +140,14 @@ void draw_goals(DriveWorld& w, const DriveConfig& cfg, const DriveMap& dm, int i
   }
   const int waypoints = cfg.waypoints_max > 0 ? rng_index(w.rng, cfg.waypoints_max + 1) : 0;
   int n = 0;
-  for (int k = 0; k < waypoints; ++k) {
-    int best_lane = lane;
-    float best_s = s;
-    for (int t = 0; t < kGoalTries; ++t) {
-      int l = lane;
-      float ss = s;
-      walk_random(map, w.rng, l, ss, rng_range(w.rng, cfg.waypoint_min_m, cfg.waypoint_max_m));
-      best_lane = l, best_s = ss;
-      if (std::fabs(wrap_angle(lane_pose(map, l, ss).heading - heading)) <= cfg.waypoint_heading_max) break;
-    }
-    w.goals[i][n++] = goal_at(map, best_lane, best_s);
-    lane = best_lane, s = best_s, heading = w.goals[i][n - 1].heading;
-  }
   if (cfg.goal_distance_max_m > 0.0f) {
+    chain_waypoints(w, cfg, map, i, waypoints, n, lane, s, heading);
     w.goals[i][n++] = goal_along_route(cfg, map, w.rng, lane, s);
-    w.goal_count[i] = static_cast<int8_t>(n);
-    w.goal_index[i] = 0;
-    return;
-  }
-  const int size = static_cast<int>(dm.spawn_lane.size());
-  bool found = false;
-  for (int t = 0; t < kGoalTries && !found; ++t) {
-    const int k = rng_index(w.rng, size);
-    const int gl = dm.spawn_lane[k];
-    const float gs = dm.spawn_s[k];
-    if (!std::isfinite(route_distance(map, lane, s, gl, gs))) continue;
-    const Goal g = goal_at(map, gl, gs);
-    const double dx = g.x - (n ? w.goals[i][n - 1].x : w.veh.x[i]), dy = g.y - (n ? w.goals[i][n - 1].y : w.veh.y[i]);
-    if (dx * dx + dy * dy < cfg.waypoint_min_m * cfg.waypoint_min_m) continue;
-    w.goals[i][n++] = g;
-    found = true;
-  }
-  // Nothing reachable drawn: the last waypoint becomes the final goal, or, with none, a
-  // point further along the lanes.
-  if (!found && n == 0) {
-    walk_random(map, w.rng, lane, s, cfg.waypoint_max_m);
-    w.goals[i][n++] = goal_at(map, lane, s);
+  } else {
+    const Goal first = point_anywhere(w.rng, cfg, dm, lane, s, w.veh.x[i], w.veh.y[i]);
+    w.goals[i][n++] = first;
+    lane = first.lane, s = first.s, heading = first.heading;
+    chain_waypoints(w, cfg, map, i, waypoints, n, lane, s, heading);
   }
   w.goal_count[i] = static_cast<int8_t>(n);
   w.goal_index[i] = 0;
@@ -195,6 +224,7 @@ bool spawn_vehicle(DriveWorld& w, const DriveConfig& cfg, const DriveMap& dm, in
   const double radius = 0.5 * std::hypot(v.length[i], v.width[i]);
   const int size = static_cast<int>(dm.spawn_lane.size());
   const bool builtin = !is_static && i >= cfg.num_controlled();
+  const bool random_heading = cfg.random_spawn_heading && !is_static && !builtin;
   w.state[i] = kEmpty;
   for (int t = 0; t < kSpawnTries; ++t) {
     const int k = rng_index(w.rng, size);
@@ -203,7 +233,8 @@ bool spawn_vehicle(DriveWorld& w, const DriveConfig& cfg, const DriveMap& dm, in
     if (builtin && (map.junction[lane] >= 0 || (dm.lane_light[lane] >= 0 && s > map.lane_length[lane] - kBuiltinSpawnBeforeLight)))
       continue;
     const LanePose p = lane_pose(map, lane, s);
-    if (box_off_road(map, p.x, p.y, p.z, p.heading, v.length[i], v.width[i])) continue;
+    const float heading = random_heading ? uniform_heading(w.rng) : p.heading;
+    if (box_off_road(map, p.x, p.y, p.z, heading, v.length[i], v.width[i])) continue;
     const float limit = map.speed_limit[lane];
     // An agent's speed is drawn once its place is found; its clearance allows the most it may get.
     const float top = is_static ? 0.0f
@@ -219,7 +250,7 @@ bool spawn_vehicle(DriveWorld& w, const DriveConfig& cfg, const DriveMap& dm, in
       clear = dx * dx + dy * dy > need * need;
     }
     if (!clear) continue;
-    v.x[i] = p.x, v.y[i] = p.y, v.z[i] = p.z, v.heading[i] = p.heading;
+    v.x[i] = p.x, v.y[i] = p.y, v.z[i] = p.z, v.heading[i] = heading;
     v.v[i] = is_static || builtin ? top : rng_range(w.rng, 0.0f, top);
     v.a_long[i] = v.a_lat[i] = v.phi[i] = 0.0;
     v.sign_a_long[i] = v.sign_a_lat[i] = v.sign_v[i] = 1;

@@ -50,9 +50,11 @@ constexpr float kBuiltinSpawnBeforeLight = 20.0f;  // m: nor this near the end o
 constexpr float kBuiltinGoalBack = 6.0f;  // m: a goal at a dead end stands this far before it
 
 // Spawns a vehicle in slot i (an agent slot, or a static slot with `is_static`): draws its
-// size and coefficients, then tries buffer points until its box is on-road and clear of
-// every present vehicle. Agents also get reward weights and goals. False: no room found
-// (the slot is left kEmpty).
+// size and coefficients, then tries buffer points (the vehicle centred on the lane, facing
+// along it, or for a controlled agent with DriveConfig::random_spawn_heading a heading drawn
+// per try uniform in [-pi, pi)) until its box is on-road and clear of every present
+// vehicle. Agents also get reward weights and goals (the route rule in config.h). False: no
+// room found (the slot is left kEmpty).
 bool spawn_vehicle(DriveWorld& w, const DriveConfig& cfg, const DriveMap& dm, int i, bool is_static);
 
 }  // namespace trackfield::driving

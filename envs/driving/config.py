@@ -14,6 +14,7 @@ OBSERVATIONS = ("flat", "sets", "pixels")
 RENDER_MODES = (None, "rgb_array", "human")
 RENDER_VIEWS = ("town", "ego")
 CONDITIONING = ("random", "safe")
+SPAWN_HEADINGS = ("lane", "random")
 MAX_GOAL_DISTANCE_M = 10_000.0
 
 # obs_noise = 1 means these standard deviations (an automotive GNSS + odometry grade
@@ -68,9 +69,10 @@ class DrivingConfig:
     goal_radius: float = 2.0
     goal_speed: float = 2.0
     waypoints: int = 3
-    goal_distance: object = None    # None: final goal uniform over the map; (min_m, max_m): this far along the lanes
+    goal_distance: object = None    # None: GIGAFLOW's route order (see DrivingEnv); (min_m, max_m): the goal this far along the lanes
     spawn_speed: float = 0.0
     spawn_clearance: float | None = None   # m (default 1.0)
+    spawn_heading: str = "lane"     # "lane": agents face along their lane; "random": uniform in [-pi, pi)
     obs_noise: object = None        # level (float) or (position m, heading rad, speed m/s) stds; default 0
     dynamics_noise: float | None = None    # std of the jerk noise, m/s^3 (default 0)
     obs_inflate: float | None = None       # m per side (default 0)
@@ -132,6 +134,7 @@ class DrivingConfig:
         self._check_goal_distance()
         _check_range("spawn_speed", self.spawn_speed, 0.0, 40.0)
         _check_range("spawn_clearance", self.spawn_clearance, 0.0, 100.0)
+        check_choice("spawn_heading", self.spawn_heading, SPAWN_HEADINGS)
         self.obs_noise_stds()  # checks obs_noise
         _check_range("dynamics_noise", self.dynamics_noise, 0.0, 100.0)
         _check_range("obs_inflate", self.obs_inflate, 0.0, 5.0)

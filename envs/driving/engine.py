@@ -153,6 +153,7 @@ def engine_config(scenario: DriveScenario, config: DrivingConfig):
     cfg.obs_noise_pos, cfg.obs_noise_heading, cfg.obs_noise_speed = config.obs_noise_stds()
     cfg.obs_inflate = float(config.obs_inflate)
     cfg.spawn_clearance = float(config.spawn_clearance)
+    cfg.random_spawn_heading = config.spawn_heading == "random"
     cfg.safe_conditioning = config.conditioning == "safe"
     cfg.lights_enabled, cfg.erratic_enabled = config.lights, config.erratic
     cfg.lights_randomised = config.light_timings_randomised

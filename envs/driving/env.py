@@ -130,7 +130,25 @@ class DrivingEnv(BatchEnv):
     random timings and removals. Agents
     (U{agents_min, agents_max}) are placed one at a time at on-road points drawn from a
     lane-length-weighted buffer (no bias to wide roads), clear of the vehicles already
-    placed, heading along their lane, at U(0, spawn_speed) m/s (0 by default).
+    placed, heading along their lane (`spawn_heading="random"`: uniform in [-pi, pi), a
+    new draw for each candidate point until the box is on the road, as GIGAFLOW places its
+    vehicles), at U(0, spawn_speed) m/s (0 by default). Built-in drivers and static
+    obstacles always face along their lane. An agent facing against its lane sees a
+    heading error near +-1 and its lane points and route behind it; its route distance is
+    measured along its lane's direction of travel, so it has to turn to make progress.
+
+    Routes follow GIGAFLOW: U{0, waypoints} waypoints plus a final goal; the route's first
+    point is uniform over the map's lanes (by length) among the points the lane graph
+    reaches from the spawn (redrawn when it cannot, or when it lies within 20 m; after 16
+    draws, 200 m on along the lanes from the spawn), and each
+    next point is 20-200 m on along the lanes (a random turn at each junction) from the
+    previous, its lane heading within 60 degrees of the previous point's. The constraints
+    relax where no draw meets them: after 16 draws the one nearest in heading is kept (a
+    road that curves away), and a point from which every draw reaches a dead end within
+    20 m ends the route (fewer waypoints). The last point is the final goal. With
+    `goal_distance=(min_m, max_m)` the waypoints follow the same chain rule from the spawn
+    and the final goal lies U(min_m, max_m) m on along the lanes from the route's last
+    point (the spawn when there are no waypoints).
 
     ## Episode End
     An agent ends (terminated) on a collision, leaving the road, or reaching its final
@@ -152,9 +170,10 @@ class DrivingEnv(BatchEnv):
     | respawn | bool | scenario's | an ended agent's slot takes a new agent |
     | goal_radius, goal_speed | float | 2.0, 2.0 | goal reached within this distance (m), the final goal below this speed (m/s) |
     | waypoints | int | 3 | at most this many waypoints per route |
-    | goal_distance | (float, float) | None | None: the final goal is uniform over the map (a point the route can reach); (min_m, max_m): U(min_m, max_m) m on along the lanes from the route's last point (the spawn or the last waypoint), a random turn at each junction |
+    | goal_distance | (float, float) | None | None: GIGAFLOW's routes, the first point uniform over the map (one the route reaches), each next 20-200 m on from the previous (see Starting State); (min_m, max_m): waypoints chained from the spawn, the final goal U(min_m, max_m) m on along the lanes from the route's last point (the spawn or the last waypoint), a random turn at each junction |
     | spawn_speed | float | 0 | agents start at U(0, min(spawn_speed, limit)) m/s |
     | preset | str | None | "eval_long": the evaluation set-up (see Presets and noise) |
+    | spawn_heading | str | "lane" | "lane": agents start facing along their lane; "random": uniform in [-pi, pi) (the box still on the road; built-in drivers keep their lane's) |
     | spawn_clearance | float | 1.0 | m of free space between a new vehicle's bounding circle and every other's |
     | obs_noise | float or 3 floats | 0 | noise on the ego's observed position, heading, speed (see Presets and noise) |
     | dynamics_noise | float | 0 | std of Gaussian noise on each applied jerk (long. and lat.), m/s^3 |
