@@ -1,8 +1,8 @@
 """OpenDRIVE import: geometry, lanes, links, junctions, signals and errors.
 
-Hand-built tiny files check exact numbers; the shared sample maps (../shared/maps, not
-shipped) check that real files load consistently. The packaged CARLA towns load from
-the package data.
+Hand-built tiny files check exact numbers; real files check that maps load consistently:
+CARLA's eight towns from the package data, and esmini's sample maps where ../shared/maps
+holds them (they are not shipped).
 """
 from __future__ import annotations
 
@@ -12,23 +12,36 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from trackfield.driving.maps import TOWNS, load_map
+from trackfield.driving.maps import MAPS_DIR, TOWNS, load_map
 from trackfield.driving.opendrive import MapWarning, load_opendrive, reference_pieces, section_shape
 from trackfield.driving.opendrive_geometry import Piece
 from trackfield.driving.opendrive_xml import Source, read_roads
 from trackfield.driving.roadmap import MAX_POINT_SPACING, SEAM_TOLERANCE, MapError
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "maps"
-SHARED_MAPS = sorted(SHARED.glob("*.xodr")) if SHARED.is_dir() else []
-needs_shared = pytest.mark.skipif(not SHARED_MAPS, reason="../shared/maps not present")
+# CARLA's eight towns ship with the package; esmini's sample maps (MPL-2.0) are only in ../shared.
+PACKAGED_TOWNS = [MAPS_DIR / f"{name}.xodr.xz" for name in TOWNS]
+ESMINI_MAPS = sorted(p for p in SHARED.glob("*.xodr") if not p.stem.startswith("Town")) if SHARED.is_dir() else []
+MAP_FILES = PACKAGED_TOWNS + ESMINI_MAPS
+needs_esmini = pytest.mark.skipif(not ESMINI_MAPS, reason="esmini's sample maps (../shared/maps) not present")
 
 _loaded: dict[str, object] = {}
 
 
-def shared(name: str):
-    """Each shared map is parsed once for the whole file."""
+def map_name(path: Path) -> str:
+    return path.name.split(".")[0]
+
+
+def map_file(name: str) -> Path:
+    return MAPS_DIR / f"{name}.xodr.xz" if name in TOWNS else SHARED / f"{name}.xodr"
+
+
+def parsed(name: str):
+    """Each sample map is parsed once for the whole file."""
     if name not in _loaded:
-        _loaded[name] = load_opendrive(SHARED / f"{name}.xodr")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MapWarning)  # Town07's link to a missing lane (tested below)
+            _loaded[name] = load_opendrive(map_file(name))
     return _loaded[name]
 
 
@@ -259,14 +272,13 @@ def test_missing_attributes_and_files_raise_map_errors():
         load_opendrive("/nonexistent/map.xodr")
 
 
-# -- shared sample maps -------------------------------------------------------------------
+# -- real maps: CARLA's towns (packaged) and esmini's samples --------------------------
 
-@needs_shared
-@pytest.mark.parametrize("path", SHARED_MAPS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", MAP_FILES, ids=map_name)
 def test_every_geometry_piece_ends_where_the_next_begins(path):
     # esmini's files state each piece's start exactly, so the evaluator must meet it to 1e-6; CARLA's
     # exporter rounds the stated starts, leaving kinks in the file itself (up to 3.2e-4 rad in Town07).
-    carla = path.stem.startswith("Town")
+    carla = map_name(path) in TOWNS
     metres, radians = (0.01, 1e-3) if carla else (1e-4, 1e-6)
     for rid, pieces in reference_pieces(path).items():
         for (_, end), (start, _) in zip(pieces, pieces[1:]):
@@ -274,10 +286,9 @@ def test_every_geometry_piece_ends_where_the_next_begins(path):
             assert abs((end[2] - start[2] + np.pi) % (2 * np.pi) - np.pi) < radians, f"road {rid}"
 
 
-@needs_shared
-@pytest.mark.parametrize("path", SHARED_MAPS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", MAP_FILES, ids=map_name)
 def test_every_lane_ends_where_its_successors_begin(path):
-    m = shared(path.stem)
+    m = parsed(map_name(path))
     worst = max((np.linalg.norm(lane.centre[-1, :2] - m.lanes[j].centre[0, :2]), lane.source)
                 for lane in m.lanes for j in lane.successors) if any(lane.successors for lane in m.lanes) else (0.0, "")
     assert worst[0] < SEAM_TOLERANCE, worst
@@ -287,9 +298,8 @@ def test_every_lane_ends_where_its_successors_begin(path):
             assert j == -1 or m.lanes[j].junction == lane.junction
 
 
-@needs_shared
 def test_town01_has_12_junctions_and_36_lights():
-    m = shared("Town01")
+    m = parsed("Town01")
     assert len(m.junctions) == 12 and all(j.legs == 3 for j in m.junctions)
     assert len(m.signals) == 36 and not m.signals_generated
     for signal in m.signals:
@@ -309,28 +319,26 @@ def test_town01_has_12_junctions_and_36_lights():
     assert all(len(g) == 3 for g in groups.values())
 
 
-@needs_shared
+@needs_esmini
 def test_multi_intersections_lights_stop_lanes_entering_their_junction():
-    m = shared("multi_intersections")
+    m = parsed("multi_intersections")
     assert len(m.junctions) == 5 and len(m.signals) == 34
     for signal in m.signals:
         assert all(any(m.lanes[j].junction == signal.junction for j in m.lanes[i].successors) for i in signal.lanes)
 
 
-@needs_shared
 def test_town03_has_no_lights_so_they_are_generated():
-    m = shared("Town03")
+    m = parsed("Town03")
     assert m.signals_generated and m.signals
     three_way = {j for j, junction in enumerate(m.junctions) if junction.legs >= 3}
     assert {s.junction for s in m.signals} == three_way
     assert len(m.junctions) == 34
-    kept = load_opendrive(SHARED / "Town03.xodr", signals="file")
+    kept = load_opendrive(map_file("Town03"), signals="file")
     assert kept.signals == [] and not kept.signals_generated
 
 
-@needs_shared
 def test_town03_roundabout_lanes_are_concentric_with_its_ring():
-    src = Source(SHARED / "Town03.xodr")
+    src = Source(map_file("Town03"))
     radii, ring_pieces = [], 0
     for road in read_roads(src).values():
         for piece in road.reference.pieces:
@@ -359,18 +367,16 @@ def test_town03_roundabout_lanes_are_concentric_with_its_ring():
     assert ring_pieces >= 25 and len(radii) > 20
 
 
-@needs_shared
-@pytest.mark.parametrize("name, low, high", [("e6mini", -3.1, 2.4), ("Town03", -0.8, 8.5)])
+@pytest.mark.parametrize("name, low, high", [pytest.param("e6mini", -3.1, 2.4, marks=needs_esmini), ("Town03", -0.8, 8.5)])
 def test_lanes_follow_the_elevation_profile(name, low, high):
-    z = np.concatenate([lane.centre[:, 2] for lane in shared(name).lanes])
+    z = np.concatenate([lane.centre[:, 2] for lane in parsed(name).lanes])
     assert z.min() == pytest.approx(low, abs=0.1) and z.max() == pytest.approx(high, abs=0.1)
 
 
-@needs_shared
-def test_the_shared_towns_load_quickly_enough():
+def test_the_packaged_towns_load_quickly_enough():
     import time
     start = time.perf_counter()
-    load_opendrive(SHARED / "Town03.xodr")
+    load_opendrive(map_file("Town03"))
     assert time.perf_counter() - start < 10.0  # ~1 s on a 2-core machine; generous for CI
 
 
