@@ -117,14 +117,16 @@ def drive(scenario: str, policy: str, episodes: int, seed: int) -> None:
     """One ego among the built-in traffic, driven at random or by `lane_keeping_action`."""
     env = trackfield.make(scenario)
     rng = np.random.default_rng(seed)
-    steps, waypoints, endings = 0, 0, {}
+    steps, waypoints, metres, endings = 0, 0, 0.0, {}
     start = time.perf_counter()
     for ep in range(episodes):
         obs, info = env.reset(seed=seed + ep)
         done = False
         while not done:
             action = lane_keeping_action(obs) if policy == "scripted" else int(rng.integers(12))
+            x, y = info["x"], info["y"]
             obs, reward, terminated, truncated, info = env.step(action)
+            metres += float(np.hypot(info["x"] - x, info["y"] - y))
             steps += 1
             done = terminated or truncated
         ending = drive_ending(info, truncated)
@@ -132,7 +134,8 @@ def drive(scenario: str, policy: str, episodes: int, seed: int) -> None:
         waypoints += info["goal_index"]
     elapsed = time.perf_counter() - start
     summary = ", ".join(f"{k}: {v}" for k, v in sorted(endings.items(), key=lambda kv: -kv[1]))
-    print(f"  {policy:8} {steps / episodes:6.1f} steps/episode, {waypoints / episodes:4.1f} waypoints passed, "
+    print(f"  {policy:8} {steps / episodes:6.1f} steps/episode, {metres / episodes:5.0f} m driven, "
+          f"{waypoints / episodes:4.1f} waypoints passed, "
           f"{steps / elapsed:8.0f} steps/s | endings: {summary}")
 
 
